@@ -1,0 +1,22 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "RecordCodable",
+    products: [
+        .library(name: "RecordCodable", targets: ["RecordCodable"])
+    ],
+    targets: [
+        .target(name: "RecordCodable"),
+        .executableTarget(
+            name: "quickstart",
+            dependencies: ["RecordCodable"],
+            path: "Examples/quickstart"
+        ),
+        .testTarget(
+            name: "RecordCodableTests",
+            dependencies: ["RecordCodable"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Decodes `Codable` models from records.
+///
+/// The decoder reverses ``RecordEncoder``: each property is read from the field of its name, the
+/// identifier from the record's name, and a `RecordMetadata` property from the record's metadata.
+/// It reads records written by other clients and app versions too, and reports anything it
+/// cannot read as a `DecodingError` with the coding path of the value, never by trapping and
+/// never with a silently different value.
+///
+/// ```swift
+/// let post = try RecordDecoder().decode(Post.self, from: record)
+/// ```
+///
+/// A decoder is a value: configure a copy, keep it, and use it from as many tasks at once as you
+/// like.
+public struct RecordDecoder: Sendable {
+    /// The coding key that receives the record's name, or `nil` to read every key from fields.
+    ///
+    /// The default is `"id"`. The name is converted to the property's type: a `String` takes it
+    /// as it is, a `UUID` parses it, an integer reads its decimal digits. A name that does not
+    /// convert is `DecodingError.dataCorrupted`.
+    public var identifierKey: String? = "id"
+
+    /// How the decoder finds the field for each coding key. The default uses the keys as they are.
+    public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
+
+    /// Values that models can read from `decoder.userInfo` in their `init(from:)`, also while
+    /// nested values are decoded from JSON.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// Creates a decoder with the default options.
+    public init() {}
+
+    /// Decodes a model from a record.
+    ///
+    /// - Parameters:
+    ///   - type: The model's type.
+    ///   - record: The record to read. Its type is not checked against the model's, so a model
+    ///     may read any record that has the fields it needs.
+    /// - Returns: The model.
+    /// - Throws: `DecodingError`, with the coding path of the value that failed: `keyNotFound`
+    ///   for a missing field, `typeMismatch` for a field of another type, `dataCorrupted` for a
+    ///   value out of its type's range or not valid for it.
+    public func decode<T: Decodable>(_ type: T.Type, from record: Record) throws -> T {
+        try T(from: RecordDecodingEngine(record: record, options: self))
+    }
+}

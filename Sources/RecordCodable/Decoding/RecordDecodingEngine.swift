@@ -1,0 +1,145 @@
+import Foundation
+
+/// The decoder of one record: the `Decoder` that a model's `init(from:)` receives.
+///
+/// Its keyed container reads each property from its field. `superDecoder()` returns this same
+/// decoder, so a class and its superclass read one record.
+final class RecordDecodingEngine: Decoder {
+    let record: Record
+    let options: RecordDecoder
+
+    init(record: Record, options: RecordDecoder) {
+        self.record = record
+        self.options = options
+    }
+
+    // MARK: Decoder
+
+    var codingPath: [any CodingKey] { [] }
+
+    private(set) lazy var userInfo: [CodingUserInfoKey: Any] = options.userInfo.mapValues { $0 as Any }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(RecordFieldDecodingContainer(engine: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self,
+            DecodingError.Context(
+                codingPath: [], debugDescription: "Expected to decode Array<Any> but found a record instead."))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        TopLevelSingleValueDecodingContainer(engine: self)
+    }
+
+    // MARK: Fields
+
+    /// Whether `key` is the model's identifier, which reads the record's name.
+    @inline(__always)
+    func isIdentifier(_ key: some CodingKey) -> Bool {
+        options.identifierKey == key.stringValue
+    }
+
+    /// The value of the field for `key`, found as the key strategy says.
+    func field(forKey key: some CodingKey) -> RecordValue? {
+        switch options.keyDecodingStrategy {
+        case .useDefaultKeys:
+            return record.fields[key.stringValue]
+        case .convertFromSnakeCase:
+            return record.fields[SnakeCase.fromCamelCase(key.stringValue)] ?? record.fields[key.stringValue]
+        case .custom:
+            return customFieldNames[key.stringValue].flatMap { record.fields[$0] }
+        }
+    }
+
+    /// The coding keys the record's fields stand for, as the key strategy reads them.
+    var fieldKeys: [String] {
+        switch options.keyDecodingStrategy {
+        case .useDefaultKeys: Array(record.fields.keys)
+        case .convertFromSnakeCase: record.fields.keys.map(SnakeCase.toCamelCase)
+        case .custom: Array(customFieldNames.keys)
+        }
+    }
+
+    /// For a custom key strategy: the field name for each coding key, worked out once per record.
+    private lazy var customFieldNames: [String: String] = {
+        guard case .custom(let convert) = options.keyDecodingStrategy else { return [:] }
+        var names: [String: String] = [:]
+        for name in record.fields.keys {
+            names[convert([AnyCodingKey(stringValue: name)]).stringValue] = name
+        }
+        return names
+    }()
+
+    // MARK: Nested values as JSON
+
+    private lazy var jsonDecoder: JSONDecoder = {
+        guard !options.userInfo.isEmpty else { return NestedJSON.decoder }
+        let decoder = NestedJSON.makeDecoder()
+        decoder.userInfo = options.userInfo
+        return decoder
+    }()
+
+    /// Decodes a value from its JSON, with any error's coding path starting at `node`.
+    func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data, at node: CodingPathNode) throws -> T {
+        do {
+            return try jsonDecoder.decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw error.prefixingPath(with: node.path)
+        }
+    }
+
+    /// A decoder positioned on the JSON in `data`, for a model that reads a nested value through
+    /// containers rather than as one `Decodable` value.
+    func jsonDecoder(for data: Data, at node: CodingPathNode) throws -> any Decoder {
+        let decoder = try decodeJSON(DecoderCapture.self, from: data, at: node).decoder
+        return PrefixedDecoder(base: decoder, prefix: node.path)
+    }
+}
+
+/// Keeps the decoder that JSONDecoder hands to a value, so that its containers can be used after.
+private struct DecoderCapture: Decodable {
+    let decoder: any Decoder
+
+    init(from decoder: any Decoder) throws {
+        self.decoder = decoder
+    }
+}
+
+/// The container a model gets when it asks a record for a single value: a wrapper may hand it on
+/// to the model it wraps; anything else finds a record where it expected a plain value.
+struct TopLevelSingleValueDecodingContainer: SingleValueDecodingContainer {
+    let engine: RecordDecodingEngine
+
+    var codingPath: [any CodingKey] { [] }
+
+    func decodeNil() -> Bool { false }
+
+    private func mismatch(_ type: Any.Type) -> DecodingError {
+        .typeMismatch(
+            type,
+            DecodingError.Context(
+                codingPath: [], debugDescription: "Expected to decode \(type) but found a record instead."))
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool { throw mismatch(type) }
+    func decode(_ type: String.Type) throws -> String { throw mismatch(type) }
+    func decode(_ type: Double.Type) throws -> Double { throw mismatch(type) }
+    func decode(_ type: Float.Type) throws -> Float { throw mismatch(type) }
+    func decode(_ type: Int.Type) throws -> Int { throw mismatch(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { throw mismatch(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { throw mismatch(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { throw mismatch(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { throw mismatch(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { throw mismatch(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { throw mismatch(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { throw mismatch(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { throw mismatch(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { throw mismatch(type) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try T(from: engine)
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+
+/// The keyed container of a record: each property reads the field of its key.
+///
+/// The identifier reads the record's name, and a `RecordMetadata` property the record's metadata.
+/// A missing field is `keyNotFound`, or `nil` for an optional property.
+struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let engine: RecordDecodingEngine
+
+    var codingPath: [any CodingKey] { [] }
+
+    var allKeys: [Key] {
+        var keys = engine.fieldKeys.compactMap(Key.init(stringValue:))
+        if let identifierKey = engine.options.identifierKey, let key = Key(stringValue: identifierKey) {
+            keys.append(key)
+        }
+        return keys
+    }
+
+    func contains(_ key: Key) -> Bool {
+        engine.isIdentifier(key) || engine.field(forKey: key) != nil
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        !engine.isIdentifier(key) && engine.field(forKey: key) == nil
+    }
+
+    // MARK: Values
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        if engine.isIdentifier(key) { return engine.record.recordName }
+        return try Unbox.string(field(key), at: node(key))
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try Unbox.bool(identifierOrField(key, as: type), at: node(key))
+    }
+
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try Unbox.double(identifierOrField(key, as: type), at: node(key))
+    }
+
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try Unbox.float(identifierOrField(key, as: type), at: node(key))
+    }
+
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, forKey: key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, forKey: key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, forKey: key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, forKey: key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, forKey: key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, forKey: key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, forKey: key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, forKey: key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, forKey: key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, forKey: key) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if let metadata = try metadata(as: type) { return metadata }
+        if engine.isIdentifier(key) { return try identifier(as: type, forKey: key) }
+        return try engine.decodeField(type, from: field(key), at: node(key))
+    }
+
+    // MARK: Optional values
+
+    // A missing field is nil. These are written out, rather than left to the protocol's defaults,
+    // so that each looks the field up once, not three times.
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        if engine.isIdentifier(key) { return engine.record.recordName }
+        return try engine.field(forKey: key).map { try Unbox.string($0, at: node(key)) }
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try optionalField(key, as: type).map { try Unbox.bool($0, at: node(key)) }
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try optionalField(key, as: type).map { try Unbox.double($0, at: node(key)) }
+    }
+
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try optionalField(key, as: type).map { try Unbox.float($0, at: node(key)) }
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalInteger(type, forKey: key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optionalInteger(type, forKey: key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try optionalInteger(type, forKey: key)
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try optionalInteger(type, forKey: key)
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try optionalInteger(type, forKey: key)
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optionalInteger(type, forKey: key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try optionalInteger(type, forKey: key)
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try optionalInteger(type, forKey: key)
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try optionalInteger(type, forKey: key)
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try optionalInteger(type, forKey: key)
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        if T.self == RecordMetadata.self { return engine.record.metadata as? T }
+        if engine.isIdentifier(key) { return try identifier(as: type, forKey: key) }
+        guard let value = engine.field(forKey: key) else { return nil }
+        return try engine.decodeField(type, from: value, at: node(key))
+    }
+
+    // MARK: Nested containers
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        try nestedDecoder(forKey: key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try nestedDecoder(forKey: key).unkeyedContainer()
+    }
+
+    /// The record's own decoder, so that a superclass reads the same record.
+    func superDecoder() throws -> any Decoder {
+        engine
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        ValueDecoder(engine: engine, value: engine.field(forKey: key), node: node(key), canRestartAsJSON: false)
+    }
+
+    // MARK: Helpers
+
+    private func node(_ key: Key) -> CodingPathNode {
+        CodingPathNode.root.appending(key)
+    }
+
+    private func field(_ key: Key) throws -> RecordValue {
+        guard let value = engine.field(forKey: key) else { throw DecodingError.keyNotFound(key, at: .root) }
+        return value
+    }
+
+    /// The field's value, or the record's name as text when `key` is the identifier, so that the
+    /// number decoders report a name that is not a number as corrupt.
+    private func identifierOrField(_ key: Key, as type: Any.Type) throws -> RecordValue {
+        guard engine.isIdentifier(key) else { return try field(key) }
+        throw DecodingError.corrupted(
+            "The record name '\(engine.record.recordName)' cannot be read as \(type).", at: node(key))
+    }
+
+    private func optionalField(_ key: Key, as type: Any.Type) throws -> RecordValue? {
+        engine.isIdentifier(key) ? try identifierOrField(key, as: type) : engine.field(forKey: key)
+    }
+
+    private func nestedDecoder(forKey key: Key) throws -> ValueDecoder {
+        ValueDecoder(engine: engine, value: try field(key), node: node(key), canRestartAsJSON: false)
+    }
+
+    private func integer<I: FixedWidthInteger>(_ type: I.Type, forKey key: Key) throws -> I {
+        if engine.isIdentifier(key) { return try identifierNumber(type, forKey: key) }
+        return try Unbox.integer(type, from: field(key), at: node(key))
+    }
+
+    private func optionalInteger<I: FixedWidthInteger>(_ type: I.Type, forKey key: Key) throws -> I? {
+        if engine.isIdentifier(key) { return try identifierNumber(type, forKey: key) }
+        return try engine.field(forKey: key).map { try Unbox.integer(type, from: $0, at: node(key)) }
+    }
+
+    /// The record's name read as an integer identifier.
+    private func identifierNumber<I: FixedWidthInteger>(_ type: I.Type, forKey key: Key) throws -> I {
+        let name = engine.record.recordName
+        guard let number = I(name, radix: 10) else {
+            throw DecodingError.corrupted("The record name '\(name)' is not a valid \(type).", at: node(key))
+        }
+        return number
+    }
+
+    /// The record's name as the identifier's type: text, a `UUID`, an integer, or a type that
+    /// decodes from one of them.
+    private func identifier<T: Decodable>(as type: T.Type, forKey key: Key) throws -> T {
+        let name = engine.record.recordName
+        do {
+            return try engine.decodeField(type, from: .string(name), at: node(key))
+        } catch let error as DecodingError {
+            throw DecodingError.corrupted(
+                "The record name '\(name)' cannot be read as \(type).", at: node(key), underlyingError: error)
+        }
+    }
+
+    /// The record's metadata when `T` is `RecordMetadata`, which is never a field. A record the
+    /// server has not seen yet has empty metadata.
+    private func metadata<T>(as type: T.Type) throws -> T? {
+        if T.self == RecordMetadata.self {
+            return (engine.record.metadata ?? RecordMetadata()) as? T
+        }
+        if T.self == RecordMetadata?.self {
+            return Optional(engine.record.metadata as Any) as? T
+        }
+        return nil
+    }
+}

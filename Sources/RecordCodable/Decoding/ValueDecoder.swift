@@ -1,0 +1,200 @@
+import Foundation
+
+/// Decodes one value — a field, or one element of a list field — for a type that decodes itself.
+///
+/// The decoder is its own single-value container: a raw-value enum, a wrapper or an optional reads
+/// the field's value through it. Its unkeyed container reads a list's elements one by one. A keyed
+/// container, or an unkeyed one over JSON bytes, means the value was stored as JSON: the decoder
+/// then either signals ``NeedsJSON`` so that its caller decodes the whole value with the JSON
+/// decoder (the fast way, when there is a whole `Decodable` value), or hands out the JSON
+/// decoder's own container.
+final class ValueDecoder: Decoder, SingleValueDecodingContainer {
+    let engine: RecordDecodingEngine
+    /// The value to decode, or `nil` for a field that is missing.
+    let value: RecordValue?
+    let node: CodingPathNode
+    /// Whether the caller decodes the whole value as JSON when this decoder asks it to.
+    let canRestartAsJSON: Bool
+    /// Set once the value has asked for a container that only its JSON has.
+    private(set) var needsJSON = false
+
+    init(engine: RecordDecodingEngine, value: RecordValue?, node: CodingPathNode, canRestartAsJSON: Bool) {
+        self.engine = engine
+        self.value = value
+        self.node = node
+        self.canRestartAsJSON = canRestartAsJSON
+    }
+
+    // MARK: Decoder
+
+    var codingPath: [any CodingKey] { node.path }
+    var userInfo: [CodingUserInfoKey: Any] { engine.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let value = try present([String: Any].self)
+        guard case .bytes(let data) = value else {
+            throw DecodingError.typeMismatch([String: Any].self, found: value, at: node)
+        }
+        return try jsonDecoder(for: data).container(keyedBy: type)
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        switch try present([Any].self) {
+        case .list(let elements):
+            return ListDecodingContainer(decoder: self, elements: elements)
+        case .bytes(let data):
+            return try jsonDecoder(for: data).unkeyedContainer()
+        case let value:
+            throw DecodingError.typeMismatch([Any].self, found: value, at: node)
+        }
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        self
+    }
+
+    /// The decoder of the JSON in `data`, or ``NeedsJSON`` when the caller decodes it whole.
+    private func jsonDecoder(for data: Data) throws -> any Decoder {
+        if canRestartAsJSON {
+            needsJSON = true
+            throw NeedsJSON()
+        }
+        return try engine.jsonDecoder(for: data, at: node)
+    }
+
+    private func present(_ type: Any.Type) throws -> RecordValue {
+        guard let value else {
+            throw DecodingError.valueNotFound(type, at: node, "Expected \(type) value but found nothing instead.")
+        }
+        return value
+    }
+
+    // MARK: SingleValueDecodingContainer
+
+    func decodeNil() -> Bool { value == nil }
+
+    func decode(_ type: String.Type) throws -> String { try Unbox.string(present(type), at: node) }
+    func decode(_ type: Bool.Type) throws -> Bool { try Unbox.bool(present(type), at: node) }
+    func decode(_ type: Double.Type) throws -> Double { try Unbox.double(present(type), at: node) }
+    func decode(_ type: Float.Type) throws -> Float { try Unbox.float(present(type), at: node) }
+    func decode(_ type: Int.Type) throws -> Int { try Unbox.integer(type, from: present(type), at: node) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try Unbox.integer(type, from: present(type), at: node) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try Unbox.integer(type, from: present(type), at: node) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try Unbox.integer(type, from: present(type), at: node) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try Unbox.integer(type, from: present(type), at: node) }
+    func decode(_ type: UInt.Type) throws -> UInt { try Unbox.integer(type, from: present(type), at: node) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try Unbox.integer(type, from: present(type), at: node) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try Unbox.integer(type, from: present(type), at: node) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try Unbox.integer(type, from: present(type), at: node) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try Unbox.integer(type, from: present(type), at: node) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try engine.decodeField(type, from: present(type), at: node)
+    }
+}
+
+/// Thrown, and caught, inside the decoder when a value stored as JSON is to be decoded whole.
+struct NeedsJSON: Error {}
+
+/// The unkeyed container of a list field: each element is decoded alone.
+private struct ListDecodingContainer: UnkeyedDecodingContainer {
+    let decoder: ValueDecoder
+    let elements: [RecordValue]
+    private(set) var currentIndex = 0
+
+    init(decoder: ValueDecoder, elements: [RecordValue]) {
+        self.decoder = decoder
+        self.elements = elements
+    }
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var count: Int? { elements.count }
+    var isAtEnd: Bool { currentIndex >= elements.count }
+
+    private var elementNode: CodingPathNode { decoder.node.appending(index: currentIndex) }
+
+    /// The next element. The index moves on only once the element has been decoded, so that a
+    /// failed decode can be retried as another type, as Foundation's containers allow.
+    private func peek(_ type: Any.Type) throws -> RecordValue {
+        guard currentIndex < elements.count else {
+            throw DecodingError.valueNotFound(type, at: elementNode, "Unkeyed container is at end.")
+        }
+        return elements[currentIndex]
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        _ = try peek(Never?.self)
+        return false
+    }
+
+    mutating func decode(_ type: String.Type) throws -> String {
+        let string = try Unbox.string(peek(type), at: elementNode)
+        currentIndex += 1
+        return string
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool {
+        let bool = try Unbox.bool(peek(type), at: elementNode)
+        currentIndex += 1
+        return bool
+    }
+
+    mutating func decode(_ type: Double.Type) throws -> Double {
+        let double = try Unbox.double(peek(type), at: elementNode)
+        currentIndex += 1
+        return double
+    }
+
+    mutating func decode(_ type: Float.Type) throws -> Float {
+        let float = try Unbox.float(peek(type), at: elementNode)
+        currentIndex += 1
+        return float
+    }
+
+    mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+
+    private mutating func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+        let integer = try Unbox.integer(type, from: peek(type), at: elementNode)
+        currentIndex += 1
+        return integer
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let value = try decoder.engine.decodeField(type, from: peek(type), at: elementNode)
+        currentIndex += 1
+        return value
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        let container = try elementDecoder(peek(type)).container(keyedBy: type)
+        currentIndex += 1
+        return container
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let container = try elementDecoder(peek([Any].self)).unkeyedContainer()
+        currentIndex += 1
+        return container
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let decoder = try elementDecoder(peek(Any.self))
+        currentIndex += 1
+        return decoder
+    }
+
+    private func elementDecoder(_ element: RecordValue) -> ValueDecoder {
+        ValueDecoder(engine: decoder.engine, value: element, node: elementNode, canRestartAsJSON: false)
+    }
+}

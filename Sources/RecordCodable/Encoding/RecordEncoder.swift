@@ -1,0 +1,83 @@
+import Foundation
+
+/// Encodes `Codable` models as flat, typed records.
+///
+/// Each stored property of the model becomes one field of the record, in the field type that
+/// fits it best: text as ``RecordValue/string(_:)``, integers and `Bool` as
+/// ``RecordValue/int64(_:)``, dates as ``RecordValue/date(_:)``, arrays of these as
+/// ``RecordValue/list(_:)``, and any value without a native form — a nested struct, a dictionary —
+/// as ``RecordValue/bytes(_:)`` holding its JSON. The model's identifier becomes the record's
+/// name.
+///
+/// ```swift
+/// struct Post: Codable {
+///     var id: UUID
+///     var title: String
+///     var tags: [String]
+///     var publishedAt: Date?
+/// }
+///
+/// let record = try RecordEncoder().encode(post)
+/// record.recordType        // "Post"
+/// record.recordName        // post.id.uuidString
+/// record["tags"]           // .list([.string("swift"), .string("cloudkit")])
+/// record["publishedAt"]    // nil when the property is nil: no field
+/// ```
+///
+/// An encoder is a value: configure a copy, keep it, and use it from as many tasks at once as
+/// you like.
+public struct RecordEncoder: Sendable {
+    /// The largest ``Record/encodedSize`` a record may have, in bytes.
+    ///
+    /// The default, 1,000,000, is CloudKit's limit. A record over the limit throws
+    /// ``RecordEncodingError/recordTooLarge(size:limit:heaviestFields:)`` before it reaches the
+    /// server, which would refuse it.
+    public var maximumRecordSize: Int = 1_000_000
+
+    /// The coding key whose value becomes the record's name, or `nil` to name every record with a
+    /// new UUID.
+    ///
+    /// The default is `"id"`. The identifier may be a `String`, a `UUID` (its `uuidString`) or an
+    /// integer (its decimal text), or any type that encodes as one of them. It is compared with
+    /// the Swift-side key, before any key strategy, and it is not stored as a field.
+    ///
+    /// A model without such a key gets a new UUID as its name each time it is encoded. To update
+    /// the same record later, keep the name: give the model an identifier, or keep the encoded
+    /// record.
+    public var identifierKey: String? = "id"
+
+    /// How coding keys become field names. The default uses the keys as they are.
+    public var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
+
+    /// The folder where values of ``RecordAssetValue`` types are written as files.
+    ///
+    /// The default is a folder named `RecordCodableAssets` in the temporary directory. The folder
+    /// is created when the first asset is written. Each file is named by the SHA-256 digest of its
+    /// content, so encoding the same value again writes no new file.
+    public var assetDirectory: URL = FileManager.default.temporaryDirectory
+        .appendingPathComponent("RecordCodableAssets", isDirectory: true)
+
+    /// Values that models can read from `encoder.userInfo` in their `encode(to:)`, also while
+    /// nested values are encoded as JSON.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// Creates an encoder with the default options.
+    public init() {}
+
+    /// Encodes a model as a record.
+    ///
+    /// - Parameter value: The model. Its `encode(to:)` must use a keyed container, as a struct's
+    ///   or class's synthesized conformance does: a record holds named fields.
+    /// - Returns: The record, whose type is the model's ``RecordRepresentable/recordType`` or type
+    ///   name and whose name is the model's identifier.
+    /// - Throws: `EncodingError.invalidValue`, with the coding path of the value, when a value
+    ///   cannot be stored: an unsigned integer over `Int64.max`, a field name the record format
+    ///   does not allow, a top-level value that is not keyed, an asset file that cannot be
+    ///   written. ``RecordEncodingError/recordTooLarge(size:limit:heaviestFields:)`` when the
+    ///   record is larger than ``maximumRecordSize``.
+    public func encode<T: Encodable>(_ value: T) throws -> Record {
+        let engine = RecordEncodingEngine(options: self)
+        try value.encode(to: engine)
+        return try engine.finish(encoding: value)
+    }
+}

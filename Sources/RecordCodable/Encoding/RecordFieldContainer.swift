@@ -1,0 +1,182 @@
+import Foundation
+
+/// The keyed container of a record: each property the model encodes becomes one field.
+///
+/// The identifier names the record instead, and a `RecordMetadata` property becomes the record's
+/// metadata. `nil` stores no field.
+struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let engine: RecordEncodingEngine
+
+    var codingPath: [any CodingKey] { [] }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        if engine.isIdentifier(key) {
+            try engine.setRecordName(nil, forKey: key)
+        } else {
+            try engine.write(nil, forKey: key)
+        }
+    }
+
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        try store(EncodedValue(.string(value), size: value.utf8.count), forKey: key)
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        try store(EncodedValue(.int64(value ? 1 : 0), size: 8), forKey: key)
+    }
+
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        try store(EncodedValue(.double(value), size: 8), forKey: key)
+    }
+
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        try store(EncodedValue(.double(Double(value)), size: 8), forKey: key)
+    }
+
+    mutating func encode(_ value: Int, forKey key: Key) throws { try storeInteger(value, forKey: key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try storeInteger(value, forKey: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try storeInteger(value, forKey: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try storeInteger(value, forKey: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try storeInteger(value, forKey: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try storeInteger(value, forKey: key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try storeInteger(value, forKey: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try storeInteger(value, forKey: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try storeInteger(value, forKey: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try storeInteger(value, forKey: key) }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        if T.self == RecordMetadata.self || T.self == RecordMetadata?.self {
+            engine.setMetadata(value as? RecordMetadata)
+            return
+        }
+        let node = CodingPathNode.root.appending(key)
+        try store(engine.encodeField(value, at: node), forKey: key)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        let value = TreeValue()
+        engine.addPendingField(value, forKey: key)
+        return value.keyedContainer(at: CodingPathNode.root.appending(key), userInfo: engine.userInfo)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let value = TreeValue()
+        engine.addPendingField(value, forKey: key)
+        return value.unkeyedContainer(at: CodingPathNode.root.appending(key), userInfo: engine.userInfo)
+    }
+
+    /// The record's own encoder, so that a superclass writes its fields into the same record.
+    mutating func superEncoder() -> any Encoder {
+        engine
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        let value = TreeValue()
+        engine.addPendingField(value, forKey: key)
+        return TreeEncoder(value: value, node: CodingPathNode.root.appending(key), userInfo: engine.userInfo)
+    }
+
+    // MARK: Helpers
+
+    private func store(_ value: EncodedValue?, forKey key: Key) throws {
+        if engine.isIdentifier(key) {
+            try engine.setRecordName(value, forKey: key)
+        } else {
+            try engine.write(value, forKey: key)
+        }
+    }
+
+    private func storeInteger(_ value: some FixedWidthInteger, forKey key: Key) throws {
+        guard let number = Int64(exactly: value) else {
+            throw EncodingError.integerOverflow(value, at: CodingPathNode.root.appending(key))
+        }
+        try store(EncodedValue(.int64(number), size: 8), forKey: key)
+    }
+}
+
+extension EncodingError {
+    @inline(never)
+    static func integerOverflow(_ value: some FixedWidthInteger, at node: CodingPathNode) -> EncodingError {
+        .invalid(
+            value, at: node,
+            "\(type(of: value)) value \(value) does not fit in a record's 64-bit signed integer field "
+                + "(at most \(Int64.max)).")
+    }
+}
+
+/// The container a model gets when it asks a record for an unkeyed container: a record holds named
+/// fields, so every value it is given is an error.
+struct TopLevelUnkeyedContainer: UnkeyedEncodingContainer {
+    let engine: RecordEncodingEngine
+
+    var codingPath: [any CodingKey] { [] }
+    var count: Int { 0 }
+
+    private func reject(_ value: Any) -> EncodingError {
+        .invalid(
+            value, at: .root,
+            "A record holds named fields and cannot be encoded from an unkeyed container; "
+                + "encode a struct or class with a keyed container.")
+    }
+
+    mutating func encodeNil() throws { throw reject(Optional<Any>.none as Any) }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw reject(value) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        TreeValue().keyedContainer(at: .root, userInfo: engine.userInfo)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        TreeValue().unkeyedContainer(at: .root, userInfo: engine.userInfo)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        TreeEncoder(value: TreeValue(), node: .root, userInfo: engine.userInfo)
+    }
+}
+
+/// The container a model gets when it asks a record for a single value.
+///
+/// A model that wraps another, such as a property wrapper or a generic box, may hand the wrapped
+/// model on: the wrapped model is encoded into this record. A plain value — text, a number,
+/// `nil` — cannot be a record and is an error.
+struct TopLevelSingleValueContainer: SingleValueEncodingContainer {
+    let engine: RecordEncodingEngine
+
+    var codingPath: [any CodingKey] { [] }
+
+    private func reject(_ value: Any, as description: String) -> EncodingError {
+        engine.rejectTopLevel(description)
+        return .invalid(
+            value, at: .root,
+            "A record holds named fields and cannot be encoded from \(description); "
+                + "encode a struct or class with a keyed container.")
+    }
+
+    mutating func encodeNil() throws { throw reject(Optional<Any>.none as Any, as: "nil") }
+    mutating func encode(_ value: Bool) throws { throw reject(value, as: "a single Bool") }
+    mutating func encode(_ value: String) throws { throw reject(value, as: "a single String") }
+    mutating func encode(_ value: Double) throws { throw reject(value, as: "a single Double") }
+    mutating func encode(_ value: Float) throws { throw reject(value, as: "a single Float") }
+    mutating func encode(_ value: Int) throws { throw reject(value, as: "a single Int") }
+    mutating func encode(_ value: Int8) throws { throw reject(value, as: "a single Int8") }
+    mutating func encode(_ value: Int16) throws { throw reject(value, as: "a single Int16") }
+    mutating func encode(_ value: Int32) throws { throw reject(value, as: "a single Int32") }
+    mutating func encode(_ value: Int64) throws { throw reject(value, as: "a single Int64") }
+    mutating func encode(_ value: UInt) throws { throw reject(value, as: "a single UInt") }
+    mutating func encode(_ value: UInt8) throws { throw reject(value, as: "a single UInt8") }
+    mutating func encode(_ value: UInt16) throws { throw reject(value, as: "a single UInt16") }
+    mutating func encode(_ value: UInt32) throws { throw reject(value, as: "a single UInt32") }
+    mutating func encode(_ value: UInt64) throws { throw reject(value, as: "a single UInt64") }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        if let special = engine.encodeSpecial(value) {
+            throw reject(value, as: "a single \(special.value.kindDescription)")
+        }
+        try value.encode(to: engine)
+    }
+}

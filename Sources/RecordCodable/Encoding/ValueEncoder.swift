@@ -1,0 +1,246 @@
+import Foundation
+
+/// Encodes one value — a field, or one element of a list field — and finds out from the value's
+/// own `encode(to:)` which form it has.
+///
+/// - A single value (a raw-value enum, a wrapper, a `UUID`) becomes a native field.
+/// - An unkeyed container of single values of one kind becomes a ``RecordValue/list(_:)``.
+/// - Anything else — a keyed container, a `nil` or list element, elements of mixed kinds — has no
+///   native form. The encoder then stops the value with ``NoNativeForm``, and the caller stores
+///   the value as JSON.
+///
+/// The encoder is its own single-value container; its unkeyed container writes straight into it.
+final class ValueEncoder: Encoder, SingleValueEncodingContainer {
+    private enum Content {
+        case nothing
+        case null
+        case single(EncodedValue)
+        case list
+    }
+
+    let engine: RecordEncodingEngine
+    let node: CodingPathNode
+    /// Whether the value is an element of a list, which must be a single value.
+    let isElement: Bool
+
+    private var content = Content.nothing
+    private var elements: [RecordValue] = []
+    private var elementsSize = 0
+    /// Set once the value has shown that it has no native form.
+    private(set) var hasNoNativeForm = false
+
+    init(engine: RecordEncodingEngine, node: CodingPathNode, isElement: Bool) {
+        self.engine = engine
+        self.node = node
+        self.isElement = isElement
+    }
+
+    var isList: Bool {
+        if case .list = content { return true }
+        return false
+    }
+
+    /// What the value encoded: `nil` for a `nil` value; a value that encoded nothing is an empty
+    /// JSON object, as Foundation's JSON encoder writes it.
+    func result() throws -> EncodedValue? {
+        switch content {
+        case .nothing:
+            return EncodedValue(.bytes(Data("{}".utf8)), size: 2)
+        case .null:
+            return nil
+        case .single(let value):
+            return value
+        case .list:
+            return EncodedValue(.list(elements), size: elementsSize)
+        }
+    }
+
+    /// Notes that the value has no native form and returns the signal to stop it.
+    func noNativeForm() -> NoNativeForm {
+        hasNoNativeForm = true
+        return NoNativeForm()
+    }
+
+    // MARK: Encoder
+
+    var codingPath: [any CodingKey] { node.path }
+    var userInfo: [CodingUserInfoKey: Any] { engine.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        hasNoNativeForm = true
+        return KeyedEncodingContainer(NoNativeFormKeyedContainer(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        switch content {
+        case .nothing, .list:
+            content = .list
+        case .null, .single:
+            hasNoNativeForm = true
+        }
+        if isElement { hasNoNativeForm = true }
+        return ListContainer(encoder: self)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        self
+    }
+
+    // MARK: SingleValueEncodingContainer
+
+    private func set(_ value: EncodedValue) throws {
+        guard case .nothing = content else { throw noNativeForm() }
+        content = .single(value)
+    }
+
+    func encodeNil() throws {
+        guard case .nothing = content, !isElement else { throw noNativeForm() }
+        content = .null
+    }
+
+    func encode(_ value: String) throws { try set(EncodedValue(.string(value), size: value.utf8.count)) }
+    func encode(_ value: Bool) throws { try set(EncodedValue(.int64(value ? 1 : 0), size: 8)) }
+    func encode(_ value: Double) throws { try set(EncodedValue(.double(value), size: 8)) }
+    func encode(_ value: Float) throws { try set(EncodedValue(.double(Double(value)), size: 8)) }
+    func encode(_ value: Int) throws { try set(integer(value, at: node)) }
+    func encode(_ value: Int8) throws { try set(integer(value, at: node)) }
+    func encode(_ value: Int16) throws { try set(integer(value, at: node)) }
+    func encode(_ value: Int32) throws { try set(integer(value, at: node)) }
+    func encode(_ value: Int64) throws { try set(integer(value, at: node)) }
+    func encode(_ value: UInt) throws { try set(integer(value, at: node)) }
+    func encode(_ value: UInt8) throws { try set(integer(value, at: node)) }
+    func encode(_ value: UInt16) throws { try set(integer(value, at: node)) }
+    func encode(_ value: UInt32) throws { try set(integer(value, at: node)) }
+    func encode(_ value: UInt64) throws { try set(integer(value, at: node)) }
+
+    func encode<T: Encodable>(_ value: T) throws {
+        guard case .nothing = content else { throw noNativeForm() }
+        if isElement {
+            content = .single(try engine.encodeElement(value, at: node))
+        } else if let field = try engine.encodeField(value, at: node) {
+            content = .single(field)
+        } else {
+            content = .null
+        }
+    }
+
+    // MARK: The list
+
+    /// Adds an element to the list; an element of another kind than the first has no native form.
+    func append(_ element: EncodedValue) throws {
+        if let first = elements.first, !first.isSameKind(as: element.value) {
+            throw noNativeForm()
+        }
+        elements.append(element.value)
+        elementsSize &+= element.size
+    }
+
+    var elementCount: Int { elements.count }
+}
+
+/// An integer as a field, or an error for an unsigned one over `Int64.max`. The path is built only
+/// for the error.
+func integer(_ value: some FixedWidthInteger, at node: @autoclosure () -> CodingPathNode) throws -> EncodedValue {
+    guard let number = Int64(exactly: value) else { throw EncodingError.integerOverflow(value, at: node()) }
+    return EncodedValue(.int64(number), size: 8)
+}
+
+extension RecordValue {
+    /// Whether both values are the same case, whatever their payloads.
+    func isSameKind(as other: RecordValue) -> Bool {
+        switch (self, other) {
+        case (.string, .string), (.int64, .int64), (.double, .double), (.bytes, .bytes), (.date, .date),
+            (.asset, .asset), (.reference, .reference), (.location, .location), (.list, .list):
+            true
+        default:
+            false
+        }
+    }
+}
+
+/// The unkeyed container of a ``ValueEncoder``: each element is encoded alone and appended.
+private struct ListContainer: UnkeyedEncodingContainer {
+    let encoder: ValueEncoder
+
+    var codingPath: [any CodingKey] { encoder.codingPath }
+    var count: Int { encoder.elementCount }
+
+    private var elementNode: CodingPathNode { encoder.node.appending(index: count) }
+
+    mutating func encodeNil() throws { throw encoder.noNativeForm() }
+
+    mutating func encode(_ value: String) throws {
+        try encoder.append(EncodedValue(.string(value), size: value.utf8.count))
+    }
+    mutating func encode(_ value: Bool) throws { try encoder.append(EncodedValue(.int64(value ? 1 : 0), size: 8)) }
+    mutating func encode(_ value: Double) throws { try encoder.append(EncodedValue(.double(value), size: 8)) }
+    mutating func encode(_ value: Float) throws { try encoder.append(EncodedValue(.double(Double(value)), size: 8)) }
+    mutating func encode(_ value: Int) throws { try encoder.append(integer(value, at: elementNode)) }
+    mutating func encode(_ value: Int8) throws { try encoder.append(integer(value, at: elementNode)) }
+    mutating func encode(_ value: Int16) throws { try encoder.append(integer(value, at: elementNode)) }
+    mutating func encode(_ value: Int32) throws { try encoder.append(integer(value, at: elementNode)) }
+    mutating func encode(_ value: Int64) throws { try encoder.append(integer(value, at: elementNode)) }
+    mutating func encode(_ value: UInt) throws { try encoder.append(integer(value, at: elementNode)) }
+    mutating func encode(_ value: UInt8) throws { try encoder.append(integer(value, at: elementNode)) }
+    mutating func encode(_ value: UInt16) throws { try encoder.append(integer(value, at: elementNode)) }
+    mutating func encode(_ value: UInt32) throws { try encoder.append(integer(value, at: elementNode)) }
+    mutating func encode(_ value: UInt64) throws { try encoder.append(integer(value, at: elementNode)) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try encoder.append(encoder.engine.encodeElement(value, at: elementNode))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        encoder.container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        _ = encoder.noNativeForm()
+        return self
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        _ = encoder.noNativeForm()
+        return encoder
+    }
+}
+
+/// The keyed container of a value that turned out to have no native form: every write stops the
+/// value, so that it can be stored as JSON instead.
+private struct NoNativeFormKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: ValueEncoder
+
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    mutating func encodeNil(forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: String, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: Double, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: Float, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: Int, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw encoder.noNativeForm() }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        encoder.container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        encoder.unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder { encoder }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A flat, typed record: the shape of CloudKit's `CKRecord`.
+///
+/// A record has a type (the kind of thing it stores, like a table name), a name that identifies it
+/// within its zone, a dictionary of typed fields, and the system fields that the server assigns
+/// when it saves the record.
+///
+/// You rarely build a record by hand. ``RecordEncoder`` turns a `Codable` model into one, and
+/// ``RecordDecoder`` turns it back:
+///
+/// ```swift
+/// struct Note: Codable {
+///     var id: String
+///     var title: String
+///     var pinned: Bool
+/// }
+///
+/// let record = try RecordEncoder().encode(Note(id: "N1", title: "Hello", pinned: true))
+/// record.recordType      // "Note"
+/// record.recordName      // "N1"
+/// record["title"]        // .string("Hello")
+/// record["pinned"]       // .int64(1)
+/// ```
+///
+/// A record's `Codable` form is the record dictionary of CloudKit Web Services, so
+/// `JSONEncoder().encode(record)` gives the JSON that `records/modify` expects and
+/// `JSONDecoder().decode(Record.self, from:)` reads what `records/query` and `records/lookup`
+/// return.
+public struct Record: Hashable, Sendable {
+    /// The kind of record, such as `"Note"`: the schema its fields follow.
+    public var recordType: String
+
+    /// The record's unique name within its zone.
+    public var recordName: String
+
+    /// The record's fields by name. A field that is absent has no value.
+    public var fields: [String: RecordValue]
+
+    /// The system fields that the server assigned when it last saved the record, or `nil` for a
+    /// record that the server has not seen yet.
+    public var metadata: RecordMetadata?
+
+    /// Creates a record.
+    ///
+    /// - Parameters:
+    ///   - recordType: The kind of record, such as `"Note"`.
+    ///   - recordName: The record's unique name within its zone.
+    ///   - fields: The record's fields by name.
+    ///   - metadata: The server's system fields, if the record came from the server.
+    public init(
+        recordType: String,
+        recordName: String,
+        fields: [String: RecordValue] = [:],
+        metadata: RecordMetadata? = nil
+    ) {
+        self.recordType = recordType
+        self.recordName = recordName
+        self.fields = fields
+        self.metadata = metadata
+    }
+
+    /// The value of a field, or `nil` when the record has no such field.
+    ///
+    /// Setting a field to `nil` removes it.
+    public subscript(field: String) -> RecordValue? {
+        get { fields[field] }
+        set { fields[field] = newValue }
+    }
+
+    /// The bytes this record costs against a record store's size limit.
+    ///
+    /// The size is the sum, over every field, of the UTF-8 bytes of the field's name and the
+    /// ``RecordValue/encodedSize`` of its value. The record's name, type and metadata do not
+    /// count, and neither does the file behind an asset: only the asset's reference does.
+    ///
+    /// ``RecordEncoder`` compares this size with its ``RecordEncoder/maximumRecordSize`` as it
+    /// writes each field, and throws ``RecordEncodingError/recordTooLarge(size:limit:heaviestFields:)``
+    /// when a record would exceed it.
+    public var encodedSize: Int {
+        fields.reduce(0) { total, field in
+            total &+ field.key.utf8.count &+ field.value.encodedSize
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// A file stored beside a record rather than inside it.
+///
+/// Large content — images, documents, or a ``RecordAssetValue`` too big for a field — belongs in
+/// an asset: the record holds only a small reference to it, so the file does not count against the
+/// record's size limit.
+///
+/// An asset made on this device has a local ``fileURL``. An asset that came from CloudKit has the
+/// server's keys instead: ``fileChecksum``, ``size``, ``downloadURL`` and the rest. A `URL`
+/// property that holds a file URL is stored as an asset:
+///
+/// ```swift
+/// struct Person: Codable {
+///     var name: String
+///     var avatar: URL      // URL(fileURLWithPath: "/tmp/avatar.png") becomes an asset
+/// }
+/// ```
+public struct RecordAsset: Hashable, Sendable, Codable {
+    /// The local file that holds the asset's content, if it is on this device.
+    ///
+    /// CloudKit's wire format has no place for a local path, so the record's JSON form leaves it
+    /// out; the asset's own `Codable` form, used inside nested values, keeps it.
+    public var fileURL: URL?
+
+    /// The server's checksum of the file's content.
+    public var fileChecksum: String?
+
+    /// The file's size in bytes, as the server reports it.
+    public var size: Int?
+
+    /// The server's checksum of the asset's reference.
+    public var referenceChecksum: String?
+
+    /// The key the server uses to encrypt the file.
+    public var wrappingKey: String?
+
+    /// The receipt the server returns when the file is uploaded, which a record save then cites.
+    public var receipt: String?
+
+    /// The address to download the file from. CloudKit returns a template in which `${f}` stands
+    /// for the file name to download as.
+    public var downloadURL: String?
+
+    /// Creates an asset for a local file.
+    ///
+    /// - Parameter fileURL: The file that holds the asset's content.
+    public init(fileURL: URL) {
+        self.fileURL = fileURL
+    }
+
+    /// Creates an asset from any of its keys; the server's keys are the ones CloudKit returns.
+    ///
+    /// - Parameters:
+    ///   - fileURL: The local file that holds the asset's content.
+    ///   - fileChecksum: The server's checksum of the file's content.
+    ///   - size: The file's size in bytes.
+    ///   - referenceChecksum: The server's checksum of the asset's reference.
+    ///   - wrappingKey: The key the server uses to encrypt the file.
+    ///   - receipt: The receipt of an upload.
+    ///   - downloadURL: The address to download the file from.
+    public init(
+        fileURL: URL? = nil,
+        fileChecksum: String? = nil,
+        size: Int? = nil,
+        referenceChecksum: String? = nil,
+        wrappingKey: String? = nil,
+        receipt: String? = nil,
+        downloadURL: String? = nil
+    ) {
+        self.fileURL = fileURL
+        self.fileChecksum = fileChecksum
+        self.size = size
+        self.referenceChecksum = referenceChecksum
+        self.wrappingKey = wrappingKey
+        self.receipt = receipt
+        self.downloadURL = downloadURL
+    }
+
+    /// The asset's cost against a record's size limit: the UTF-8 bytes of its checksum, else of
+    /// its file URL or download URL.
+    var encodedSize: Int {
+        if let fileChecksum { return fileChecksum.utf8.count }
+        if let fileURL { return fileURL.absoluteString.utf8.count }
+        return downloadURL?.utf8.count ?? 0
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+// Errors are built here, away from the hot path, with Foundation's wording and the full coding
+// path of the value that failed.
+
+extension DecodingError {
+    @inline(never)
+    static func typeMismatch(_ type: Any.Type, found value: RecordValue, at node: CodingPathNode) -> DecodingError {
+        .typeMismatch(
+            type,
+            Context(
+                codingPath: node.path,
+                debugDescription: "Expected to decode \(type) but found \(value.kindDescription) instead."))
+    }
+
+    @inline(never)
+    static func numberDoesNotFit(_ number: some CustomStringConvertible, in type: Any.Type, at node: CodingPathNode)
+        -> DecodingError
+    {
+        .dataCorrupted(
+            Context(codingPath: node.path, debugDescription: "Number \(number) does not fit in \(type)."))
+    }
+
+    @inline(never)
+    static func corrupted(_ description: String, at node: CodingPathNode, underlyingError: (any Error)? = nil)
+        -> DecodingError
+    {
+        .dataCorrupted(Context(codingPath: node.path, debugDescription: description, underlyingError: underlyingError))
+    }
+
+    @inline(never)
+    static func keyNotFound(_ key: some CodingKey, at node: CodingPathNode) -> DecodingError {
+        .keyNotFound(
+            key,
+            Context(
+                codingPath: node.path,
+                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+    }
+
+    @inline(never)
+    static func valueNotFound(_ type: Any.Type, at node: CodingPathNode, _ description: String) -> DecodingError {
+        .valueNotFound(type, Context(codingPath: node.path, debugDescription: description))
+    }
+
+    /// The same error with `prefix` put before its coding path: an error from decoding the JSON
+    /// of a nested value, whose path starts inside that value, placed at the value's field.
+    func prefixingPath(with prefix: [any CodingKey]) -> DecodingError {
+        guard !prefix.isEmpty else { return self }
+        func moved(_ context: Context) -> Context {
+            Context(
+                codingPath: prefix + context.codingPath,
+                debugDescription: context.debugDescription,
+                underlyingError: context.underlyingError)
+        }
+        switch self {
+        case .typeMismatch(let type, let context): return .typeMismatch(type, moved(context))
+        case .valueNotFound(let type, let context): return .valueNotFound(type, moved(context))
+        case .keyNotFound(let key, let context): return .keyNotFound(key, moved(context))
+        case .dataCorrupted(let context): return .dataCorrupted(moved(context))
+        @unknown default: return self
+        }
+    }
+}
+
+extension EncodingError {
+    @inline(never)
+    static func invalid(_ value: Any, at node: CodingPathNode, _ description: String, underlyingError: (any Error)? = nil)
+        -> EncodingError
+    {
+        .invalidValue(
+            value, Context(codingPath: node.path, debugDescription: description, underlyingError: underlyingError))
+    }
+
+    /// The same error with `prefix` put before its coding path.
+    func prefixingPath(with prefix: [any CodingKey]) -> EncodingError {
+        guard !prefix.isEmpty else { return self }
+        switch self {
+        case .invalidValue(let value, let context):
+            return .invalidValue(
+                value,
+                Context(
+                    codingPath: prefix + context.codingPath,
+                    debugDescription: context.debugDescription,
+                    underlyingError: context.underlyingError))
+        @unknown default:
+            return self
+        }
+    }
+}
+
+extension RecordValue {
+    /// The value's kind as an error message names it: "a string", "a list".
+    var kindDescription: String {
+        switch self {
+        case .string: "a string"
+        case .int64: "an integer"
+        case .double: "a double"
+        case .bytes: "bytes"
+        case .date: "a date"
+        case .asset: "an asset"
+        case .reference: "a reference"
+        case .location: "a location"
+        case .list: "a list"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// A coding path kept as a chain of parent links, so that descending into a field or an element
+/// costs no array copy. The `[CodingKey]` form is built only when an error or a caller asks for it.
+enum CodingPathNode {
+    case root
+    indirect case key(any CodingKey, parent: CodingPathNode)
+    indirect case index(Int, parent: CodingPathNode)
+
+    /// The node for a key below this one.
+    func appending(_ key: some CodingKey) -> CodingPathNode {
+        .key(key, parent: self)
+    }
+
+    /// The node for the element at `index` of a list below this one.
+    func appending(index: Int) -> CodingPathNode {
+        .index(index, parent: self)
+    }
+
+    /// The path from the root, first key first.
+    var path: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var node = self
+        while true {
+            switch node {
+            case .root:
+                return keys.reversed()
+            case .key(let key, let parent):
+                keys.append(key)
+                node = parent
+            case .index(let index, let parent):
+                keys.append(AnyCodingKey(index: index))
+                node = parent
+            }
+        }
+    }
+}
+
+/// A coding key of any value: the keys of dictionaries, list indices, and keys carried in paths.
+struct AnyCodingKey: CodingKey, Hashable, Sendable {
+    let stringValue: String
+    let intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        self.intValue = nil
+    }
+
+    init(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+
+    /// The key of a list element, named as Foundation's coders name it ("Index 3").
+    init(index: Int) {
+        self.stringValue = "Index \(index)"
+        self.intValue = index
+    }
+
+    init(_ key: some CodingKey) {
+        self.stringValue = key.stringValue
+        self.intValue = key.intValue
+    }
+}

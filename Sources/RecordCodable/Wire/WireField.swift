@@ -1,0 +1,287 @@
+import Foundation
+
+/// One field of a record dictionary: `{"type": "STRING", "value": "Hello"}`.
+enum WireField {
+    /// The field types of CloudKit Web Services, and the names they have in JSON.
+    enum FieldType: String {
+        case string = "STRING"
+        case int64 = "INT64"
+        case double = "DOUBLE"
+        case bytes = "BYTES"
+        case timestamp = "TIMESTAMP"
+        case reference = "REFERENCE"
+        case location = "LOCATION"
+        case asset = "ASSETID"
+
+        /// The type of `name`; `ASSET`, which some responses use, is read as `ASSETID`.
+        init?(name: String) {
+            if name == "ASSET" {
+                self = .asset
+            } else {
+                self.init(rawValue: name)
+            }
+        }
+
+        init?(of value: RecordValue) {
+            switch value {
+            case .string: self = .string
+            case .int64: self = .int64
+            case .double: self = .double
+            case .bytes: self = .bytes
+            case .date: self = .timestamp
+            case .reference: self = .reference
+            case .location: self = .location
+            case .asset: self = .asset
+            case .list: return nil
+            }
+        }
+    }
+
+    static let listSuffix = "_LIST"
+
+    // MARK: Writing
+
+    static func object(for value: RecordValue, at path: [any CodingKey]) throws -> WireJSON {
+        let valuePath = path + [AnyCodingKey(stringValue: "value")]
+        let typeName: String
+        let json: WireJSON
+        if case .list(let elements) = value {
+            // An empty list has no element to take a type from; CloudKit accepts it as a list of
+            // strings, and it decodes into an empty collection of any type.
+            let elementType = elements.first.flatMap(FieldType.init(of:)) ?? .string
+            typeName = elementType.rawValue + listSuffix
+            json = .array(
+                try elements.enumerated().map { index, element in
+                    let elementPath = valuePath + [AnyCodingKey(index: index)]
+                    guard FieldType(of: element) == elementType else {
+                        throw EncodingError.invalidValue(
+                            element,
+                            EncodingError.Context(
+                                codingPath: elementPath,
+                                debugDescription: "A list holds values of one type, never lists, but this element "
+                                    + "is \(element.kindDescription) in a list of \(elementType.rawValue)."))
+                    }
+                    return try scalar(element, at: elementPath)
+                })
+        } else {
+            typeName = FieldType(of: value)?.rawValue ?? FieldType.string.rawValue
+            json = try scalar(value, at: valuePath)
+        }
+        return .object(["type": .string(typeName), "value": json])
+    }
+
+    /// The JSON of a value that is not a list.
+    private static func scalar(_ value: RecordValue, at path: [any CodingKey]) throws -> WireJSON {
+        switch value {
+        case .string(let string): return .string(string)
+        case .int64(let number): return .int64(number)
+        case .double(let number): return try finite(number, at: path)
+        case .bytes(let data): return .string(data.base64EncodedString())
+        case .date(let date): return try milliseconds(date, at: path)
+        case .asset(let asset): return self.asset(asset)
+        case .reference(let reference): return self.reference(reference)
+        case .location(let location): return try self.location(location, at: path)
+        case .list:
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: path, debugDescription: "A list cannot hold lists."))
+        }
+    }
+
+    private static func finite(_ number: Double, at path: [any CodingKey]) throws -> WireJSON {
+        guard number.isFinite else {
+            throw EncodingError.invalidValue(
+                number,
+                EncodingError.Context(
+                    codingPath: path, debugDescription: "Unable to encode Double.\(number) directly in JSON."))
+        }
+        return .double(number)
+    }
+
+    /// Whole milliseconds since 1970, rounded to the nearest.
+    static func milliseconds(_ date: Date, at path: [any CodingKey]) throws -> WireJSON {
+        guard let milliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) else {
+            throw EncodingError.invalidValue(
+                date,
+                EncodingError.Context(
+                    codingPath: path,
+                    debugDescription: "The date \(date.timeIntervalSince1970) seconds from 1970 is beyond the "
+                        + "milliseconds that an Int64 timestamp counts."))
+        }
+        return .int64(milliseconds)
+    }
+
+    private static func asset(_ asset: RecordAsset) -> WireJSON {
+        var object: [String: WireJSON] = [:]
+        object.set("fileChecksum", asset.fileChecksum.map(WireJSON.string))
+        object.set("size", asset.size.map { .int64(Int64($0)) })
+        object.set("referenceChecksum", asset.referenceChecksum.map(WireJSON.string))
+        object.set("wrappingKey", asset.wrappingKey.map(WireJSON.string))
+        object.set("receipt", asset.receipt.map(WireJSON.string))
+        object.set("downloadURL", asset.downloadURL.map(WireJSON.string))
+        return .object(object)
+    }
+
+    private static func reference(_ reference: RecordReference) -> WireJSON {
+        var object: [String: WireJSON] = [
+            "recordName": .string(reference.recordName),
+            "action": .string(reference.action.rawValue),
+        ]
+        object.set("zoneID", reference.zoneID.map { zoneID($0) })
+        return .object(object)
+    }
+
+    static func zoneID(_ zoneID: RecordZoneID) -> WireJSON {
+        var object: [String: WireJSON] = ["zoneName": .string(zoneID.zoneName)]
+        object.set("ownerRecordName", zoneID.ownerRecordName.map(WireJSON.string))
+        return .object(object)
+    }
+
+    private static func location(_ location: RecordLocation, at path: [any CodingKey]) throws -> WireJSON {
+        func number(_ key: String, _ value: Double?) throws -> WireJSON? {
+            try value.map { try finite($0, at: path + [AnyCodingKey(stringValue: key)]) }
+        }
+        var object: [String: WireJSON] = [:]
+        object.set("latitude", try number("latitude", location.latitude))
+        object.set("longitude", try number("longitude", location.longitude))
+        object.set("altitude", try number("altitude", location.altitude))
+        object.set("horizontalAccuracy", try number("horizontalAccuracy", location.horizontalAccuracy))
+        object.set("verticalAccuracy", try number("verticalAccuracy", location.verticalAccuracy))
+        object.set("speed", try number("speed", location.speed))
+        object.set("course", try number("course", location.course))
+        object.set(
+            "timestamp",
+            try location.timestamp.map { try milliseconds($0, at: path + [AnyCodingKey(stringValue: "timestamp")]) })
+        return .object(object)
+    }
+
+    // MARK: Reading
+
+    /// The value of a field object, read by its `type`, or by the kind of its value when the
+    /// field has no type.
+    static func value(from field: WireReader) throws -> RecordValue {
+        let value = try field.member("value")
+        guard let typeReader = try field.optionalMember("type") else { return try inferred(from: value) }
+        let typeName = try typeReader.string()
+        if typeName.hasSuffix(listSuffix), let elementType = FieldType(name: String(typeName.dropLast(listSuffix.count))) {
+            return .list(try value.elements().map { try scalar(elementType, from: $0) })
+        }
+        guard let type = FieldType(name: typeName) else {
+            throw typeReader.corrupted("Unknown field type '\(typeName)'.")
+        }
+        return try scalar(type, from: value)
+    }
+
+    private static func scalar(_ type: FieldType, from reader: WireReader) throws -> RecordValue {
+        switch type {
+        case .string:
+            return .string(try reader.string())
+        case .int64:
+            return .int64(try reader.int64())
+        case .double:
+            return .double(try reader.double())
+        case .bytes:
+            let text = try reader.string()
+            guard let data = Data(base64Encoded: text) else { throw reader.corrupted("The value is not valid Base64.") }
+            return .bytes(data)
+        case .timestamp:
+            return .date(try reader.timestamp())
+        case .reference:
+            return .reference(try reference(from: reader))
+        case .location:
+            return .location(try location(from: reader))
+        case .asset:
+            return .asset(try asset(from: reader))
+        }
+    }
+
+    /// The value of a field without a type, by the kind of JSON it is.
+    private static func inferred(from reader: WireReader) throws -> RecordValue {
+        guard case .array = reader.value else { return try inferredScalar(from: reader) }
+        let elements = try reader.elements()
+        let values = try elements.map(inferredScalar)
+        if let first = values.first, let index = values.firstIndex(where: { !$0.isSameKind(as: first) }) {
+            throw elements[index].corrupted(
+                "A list holds values of one type, but this element is \(values[index].kindDescription) "
+                    + "in a list of \(first.kindDescription)s.")
+        }
+        return .list(values)
+    }
+
+    private static func inferredScalar(from reader: WireReader) throws -> RecordValue {
+        switch reader.value {
+        case .string(let string):
+            return .string(string)
+        case .int64(let number):
+            return .int64(number)
+        case .double(let number):
+            return .double(number)
+        case .bool(let bool):
+            return .int64(bool ? 1 : 0)
+        case .object(let members):
+            if members["recordName"] != nil { return .reference(try reference(from: reader)) }
+            if members["latitude"] != nil, members["longitude"] != nil { return .location(try location(from: reader)) }
+            if members["fileChecksum"] != nil || members["downloadURL"] != nil || members["receipt"] != nil {
+                return .asset(try asset(from: reader))
+            }
+            throw reader.corrupted(
+                "The field has no type, and an object without recordName, latitude and longitude, or fileChecksum, "
+                    + "downloadURL or receipt is not a reference, a location or an asset.")
+        case .array:
+            throw reader.corrupted("A list cannot hold lists.")
+        case .null:
+            throw reader.corrupted("The field has no type and its value is null.")
+        }
+    }
+
+    private static func reference(from reader: WireReader) throws -> RecordReference {
+        let action: RecordReference.Action
+        if let actionReader = try reader.optionalMember("action") {
+            let name = try actionReader.string()
+            guard let known = RecordReference.Action(rawValue: name) else {
+                throw actionReader.corrupted("Unknown reference action '\(name)': expected NONE, DELETE_SELF or VALIDATE.")
+            }
+            action = known
+        } else {
+            action = .none
+        }
+        return RecordReference(
+            recordName: try reader.member("recordName").string(),
+            action: action,
+            zoneID: try reader.optionalMember("zoneID").map { try zoneID(from: $0) })
+    }
+
+    static func zoneID(from reader: WireReader) throws -> RecordZoneID {
+        RecordZoneID(
+            zoneName: try reader.member("zoneName").string(),
+            ownerRecordName: try reader.optionalMember("ownerRecordName")?.string())
+    }
+
+    private static func location(from reader: WireReader) throws -> RecordLocation {
+        RecordLocation(
+            latitude: try reader.member("latitude").double(),
+            longitude: try reader.member("longitude").double(),
+            altitude: try reader.optionalMember("altitude")?.double(),
+            horizontalAccuracy: try reader.optionalMember("horizontalAccuracy")?.double(),
+            verticalAccuracy: try reader.optionalMember("verticalAccuracy")?.double(),
+            speed: try reader.optionalMember("speed")?.double(),
+            course: try reader.optionalMember("course")?.double(),
+            timestamp: try reader.optionalMember("timestamp")?.timestamp())
+    }
+
+    private static func asset(from reader: WireReader) throws -> RecordAsset {
+        let size = try reader.optionalMember("size").map { sizeReader in
+            let bytes = try sizeReader.int64()
+            guard let size = Int(exactly: bytes), size >= 0 else {
+                throw sizeReader.corrupted("An asset's size of \(bytes) bytes is not valid.")
+            }
+            return size
+        }
+        return RecordAsset(
+            fileChecksum: try reader.optionalMember("fileChecksum")?.string(),
+            size: size,
+            referenceChecksum: try reader.optionalMember("referenceChecksum")?.string(),
+            wrappingKey: try reader.optionalMember("wrappingKey")?.string(),
+            receipt: try reader.optionalMember("receipt")?.string(),
+            downloadURL: try reader.optionalMember("downloadURL")?.string())
+    }
+}

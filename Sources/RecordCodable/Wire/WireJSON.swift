@@ -1,0 +1,177 @@
+import Foundation
+
+/// A JSON value, the common form through which every wire type is written and read.
+///
+/// The wire types encode themselves as a `[String: WireJSON]` dictionary through a single-value
+/// container. Foundation's JSON coders apply their key strategies to the keys of keyed containers
+/// but not to the keys of string-keyed dictionaries, so the JSON is exactly CloudKit's whatever
+/// strategies the caller's `JSONEncoder` or `JSONDecoder` has. Dates and bytes are written as the
+/// numbers and Base64 text CloudKit expects, so the coder's date and data strategies never apply
+/// either.
+indirect enum WireJSON: Codable, Hashable, Sendable {
+    case null
+    case bool(Bool)
+    /// A number that is integral and within `Int64`: the JSON decoder reads it exactly.
+    case int64(Int64)
+    /// Any other number.
+    case double(Double)
+    case string(String)
+    case array([WireJSON])
+    case object([String: WireJSON])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        // Foundation's decoder offers no way to ask which kind a value is, so each kind is tried,
+        // the likeliest first. An integral number reads as Int64 first, so that every digit of a
+        // large one is kept.
+        if container.decodeNil() {
+            self = .null
+        } else if let string = try? container.decode(String.self) {
+            self = .string(string)
+        } else if let object = try? container.decode([String: WireJSON].self) {
+            self = .object(object)
+        } else if let number = try? container.decode(Int64.self) {
+            self = .int64(number)
+        } else if let number = try? container.decode(Double.self) {
+            self = .double(number)
+        } else if let bool = try? container.decode(Bool.self) {
+            self = .bool(bool)
+        } else {
+            self = .array(try container.decode([WireJSON].self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let bool): try container.encode(bool)
+        case .int64(let number): try container.encode(number)
+        case .double(let number): try container.encode(number)
+        case .string(let string): try container.encode(string)
+        case .array(let elements): try container.encode(elements)
+        case .object(let members): try container.encode(members)
+        }
+    }
+
+    /// The kind of value, as an error message names it.
+    var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int64, .double: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// Reading a wire value, with errors that carry the coding path of the value that failed.
+struct WireReader {
+    let value: WireJSON
+    let path: [any CodingKey]
+
+    init(_ value: WireJSON, path: [any CodingKey]) {
+        self.value = value
+        self.path = path
+    }
+
+    // MARK: Kinds
+
+    func object() throws -> [String: WireJSON] {
+        guard case .object(let members) = value else { throw mismatch([String: Any].self) }
+        return members
+    }
+
+    func array() throws -> [WireJSON] {
+        guard case .array(let elements) = value else { throw mismatch([Any].self) }
+        return elements
+    }
+
+    func string() throws -> String {
+        guard case .string(let string) = value else { throw mismatch(String.self) }
+        return string
+    }
+
+    func bool() throws -> Bool {
+        guard case .bool(let bool) = value else { throw mismatch(Bool.self) }
+        return bool
+    }
+
+    /// An integer: a JSON number that is integral and within `Int64`.
+    func int64() throws -> Int64 {
+        switch value {
+        case .int64(let number):
+            return number
+        case .double(let number):
+            throw corrupted("Number \(number) is not an integer within Int64.")
+        default:
+            throw mismatch(Int64.self)
+        }
+    }
+
+    /// A number that JSON can carry. An integer beyond 2^53 is rounded to the nearest `Double`,
+    /// as any reader of JSON numbers as doubles does.
+    func double() throws -> Double {
+        switch value {
+        case .int64(let number): return Double(number)
+        case .double(let number): return number
+        default: throw mismatch(Double.self)
+        }
+    }
+
+    /// A timestamp: milliseconds since 1970, as `Date(timeIntervalSince1970: ms / 1000)`.
+    func timestamp() throws -> Date {
+        Date(timeIntervalSince1970: try double() / 1000)
+    }
+
+    // MARK: Members
+
+    func member(_ key: String) throws -> WireReader {
+        let members = try object()
+        guard let member = members[key] else {
+            let codingKey = AnyCodingKey(stringValue: key)
+            throw DecodingError.keyNotFound(
+                codingKey,
+                DecodingError.Context(
+                    codingPath: path,
+                    debugDescription: "No value associated with key \(codingKey) (\"\(key)\")."))
+        }
+        return WireReader(member, path: path + [AnyCodingKey(stringValue: key)])
+    }
+
+    /// The member `key`, or `nil` when it is missing or `null`.
+    func optionalMember(_ key: String) throws -> WireReader? {
+        switch try object()[key] {
+        case nil, .null?: return nil
+        case let member?: return WireReader(member, path: path + [AnyCodingKey(stringValue: key)])
+        }
+    }
+
+    func elements() throws -> [WireReader] {
+        try array().enumerated().map { index, element in
+            WireReader(element, path: path + [AnyCodingKey(index: index)])
+        }
+    }
+
+    // MARK: Errors
+
+    func mismatch(_ type: Any.Type) -> DecodingError {
+        .typeMismatch(
+            type,
+            DecodingError.Context(
+                codingPath: path, debugDescription: "Expected to decode \(type) but found \(value.kindDescription) instead."))
+    }
+
+    func corrupted(_ description: String) -> DecodingError {
+        .dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: description))
+    }
+}
+
+extension Dictionary where Key == String, Value == WireJSON {
+    /// Sets `key` when `value` is present.
+    mutating func set(_ key: String, _ value: WireJSON?) {
+        if let value { self[key] = value }
+    }
+}
