@@ -58,7 +58,8 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if let metadata = try metadata(as: type) { return metadata }
         if engine.isIdentifier(key) { return try identifier(as: type, forKey: key) }
-        return try engine.decodeField(type, from: field(key), at: node(key))
+        guard let value = engine.field(forKey: key) else { return try missingValue(type, forKey: key) }
+        return try engine.decodeField(type, from: value, at: node(key))
     }
 
     // MARK: Optional values
@@ -157,6 +158,15 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     private func optionalField(_ key: Key, as type: Any.Type) throws -> RecordValue? {
         engine.isIdentifier(key) ? try identifierOrField(key, as: type) : engine.field(forKey: key)
+    }
+
+    /// The value of a type that stands for `nil` — an optional, or a wrapper of one — when its
+    /// field is missing, as the encoder stores `nil` as no field; for any other type the field is
+    /// missing: `keyNotFound`.
+    private func missingValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let decoder = ValueDecoder(engine: engine, value: nil, node: node(key), canRestartAsJSON: false)
+        guard let value = try? T(from: decoder) else { throw DecodingError.keyNotFound(key, at: .root) }
+        return value
     }
 
     private func nestedDecoder(forKey key: Key) throws -> ValueDecoder {

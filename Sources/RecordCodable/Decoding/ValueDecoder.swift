@@ -89,7 +89,9 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try Unbox.integer(type, from: present(type), at: node) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try engine.decodeField(type, from: present(type), at: node)
+        // With no value, an optional (or a wrapper of one) still decodes: as nil.
+        guard let value else { return try T(from: self) }
+        return try engine.decodeField(type, from: value, at: node)
     }
 }
 

@@ -77,6 +77,7 @@ public struct RecordEncoder: Sendable {
     ///   record is larger than ``maximumRecordSize``.
     public func encode<T: Encodable>(_ value: T) throws -> Record {
         let engine = RecordEncodingEngine(options: self)
+        try engine.rejectSingleValue(value)
         try value.encode(to: engine)
         return try engine.finish(encoding: value)
     }

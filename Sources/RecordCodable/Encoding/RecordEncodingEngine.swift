@@ -67,19 +67,21 @@ final class RecordEncodingEngine: Encoder {
         options.identifierKey == key.stringValue
     }
 
-    /// Names the record with the identifier's value: text, or an integer's decimal digits.
+    /// Names the record with the identifier's value: text, or an integer's decimal digits. Text
+    /// that CloudKit would refuse as a name is an error here, where its path is known.
     func setRecordName(_ value: EncodedValue?, forKey key: some CodingKey) throws {
         switch value?.value {
-        case .string(let name) where !name.isEmpty:
+        case .string(let name):
+            if let problem = RecordName.problem(with: name) {
+                throw EncodingError.invalid(
+                    name, at: CodingPathNode.root.appending(key),
+                    "The identifier '\(key.stringValue)' cannot name the record: \(problem).")
+            }
             recordName = name
         case .int64(let number):
             recordName = String(number)
         case nil:
             recordName = nil
-        case .string:
-            throw EncodingError.invalid(
-                "", at: CodingPathNode.root.appending(key),
-                "The identifier '\(key.stringValue)' is empty, and a record name cannot be.")
         case let other?:
             throw EncodingError.invalid(
                 other, at: CodingPathNode.root.appending(key),
@@ -152,6 +154,17 @@ final class RecordEncodingEngine: Encoder {
         }
         .prefix(3).map(\.name)
         return .recordTooLarge(size: size, limit: options.maximumRecordSize, heaviestFields: heaviest)
+    }
+
+    /// Throws when `value` is of a type stored as a single field, such as a `Date` or a `URL`,
+    /// which cannot be a whole record even if its own `encode(to:)` uses a keyed container.
+    func rejectSingleValue<T: Encodable>(_ value: T) throws {
+        guard let special = encodeSpecial(value) else { return }
+        rejectTopLevel("a single \(T.self)")
+        throw EncodingError.invalid(
+            value, at: .root,
+            "Top-level \(T.self) is stored as \(special.value.kindDescription), but a record holds named fields: "
+                + "encode a struct or class with a keyed container.")
     }
 
     /// Records that the model asked for a top-level container a record cannot hold.

@@ -22,7 +22,14 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-        try store(EncodedValue(.int64(value ? 1 : 0), size: 8), forKey: key)
+        if engine.isIdentifier(key) {
+            // A Bool is stored as an integer, but 0 or 1 would name a record by accident.
+            throw EncodingError.invalid(
+                value, at: CodingPathNode.root.appending(key),
+                "The identifier '\(key.stringValue)' must be a String, a UUID or an integer to name the record, "
+                    + "but it is a Bool.")
+        }
+        try engine.write(EncodedValue(.int64(value ? 1 : 0), size: 8), forKey: key)
     }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
@@ -158,6 +165,7 @@ struct TopLevelSingleValueContainer: SingleValueEncodingContainer {
     }
 
     mutating func encodeNil() throws { throw reject(Optional<Any>.none as Any, as: "nil") }
+
     mutating func encode(_ value: Bool) throws { throw reject(value, as: "a single Bool") }
     mutating func encode(_ value: String) throws { throw reject(value, as: "a single String") }
     mutating func encode(_ value: Double) throws { throw reject(value, as: "a single Double") }
@@ -174,9 +182,7 @@ struct TopLevelSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { throw reject(value, as: "a single UInt64") }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        if let special = engine.encodeSpecial(value) {
-            throw reject(value, as: "a single \(special.value.kindDescription)")
-        }
+        try engine.rejectSingleValue(value)
         try value.encode(to: engine)
     }
 }

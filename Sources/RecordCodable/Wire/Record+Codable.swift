@@ -14,7 +14,8 @@ import Foundation
 /// the nearest; bytes are Base64; an asset's local `fileURL` is not part of CloudKit's format and
 /// is left out. The JSON is the same whatever key, date and data strategies the `JSONEncoder` has.
 ///
-/// Reading accepts what CloudKit returns and what people write by hand: a field without `type`
+/// Reading accepts what CloudKit returns and what people write by hand: a record without
+/// `recordType` (the server leaves it out of some answers) has an empty type, a field without `type`
 /// takes the type its value implies (see <doc:TheWireFormat>), `ASSET` reads like `ASSETID`, and
 /// unknown keys are ignored. Anything malformed is a `DecodingError` with its coding path.
 extension Record: Codable {
@@ -79,13 +80,9 @@ enum WireRecord {
     static func record(from reader: WireReader) throws -> Record {
         let recordName = try reader.member("recordName").string()
         let metadata = try self.metadata(from: reader)
-        // A deleted record comes back from the server with its name alone.
-        let recordType: String
-        if metadata?.deleted == true, try reader.optionalMember("recordType") == nil {
-            recordType = ""
-        } else {
-            recordType = try reader.member("recordType").string()
-        }
+        // The server leaves the type out of some answers: a deleted record, or a save whose
+        // request asked for no fields back.
+        let recordType = try reader.optionalMember("recordType")?.string() ?? ""
         var fields: [String: RecordValue] = [:]
         if let fieldsReader = try reader.optionalMember("fields") {
             for (name, field) in try fieldsReader.object() {

@@ -130,7 +130,7 @@ public struct RecordOperation: Hashable, Sendable, Codable {
 
     /// The record to create, update, replace or delete.
     ///
-    /// A delete sends only the record's name, type and change tag.
+    /// A delete sends only the record's name, and for ``OperationType/delete`` its change tag.
     public var record: Record
 
     /// The fields the response includes for this record, or `nil` for all of them.
@@ -164,15 +164,20 @@ public struct RecordOperation: Hashable, Sendable, Codable {
     }
 
     func wireObject(at path: [any CodingKey]) throws -> [String: WireJSON] {
-        var sent = record
+        let recordObject: [String: WireJSON]
         if operationType.isDelete {
-            // A delete names the record; its fields would only be ignored.
-            sent.fields = [:]
-            sent.metadata = record.metadata?.changeTag.map { RecordMetadata(changeTag: $0) }
+            // A delete names the record, with the change tag the server checks for `delete`.
+            var named: [String: WireJSON] = ["recordName": .string(record.recordName)]
+            if operationType == .delete {
+                named.set("recordChangeTag", record.metadata?.changeTag.map(WireJSON.string))
+            }
+            recordObject = named
+        } else {
+            recordObject = try WireRecord.object(for: record, at: path + [AnyCodingKey(stringValue: "record")])
         }
         var object: [String: WireJSON] = [
             "operationType": .string(operationType.rawValue),
-            "record": .object(try WireRecord.object(for: sent, at: path + [AnyCodingKey(stringValue: "record")])),
+            "record": .object(recordObject),
         ]
         object.set("desiredKeys", desiredKeys.map { .array($0.map(WireJSON.string)) })
         return object

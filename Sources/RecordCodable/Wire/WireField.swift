@@ -285,3 +285,16 @@ enum WireField {
             downloadURL: try reader.optionalMember("downloadURL")?.string())
     }
 }
+
+extension RecordValue {
+    /// The name of the value's field type in CloudKit Web Services: `STRING`, `INT64`, `DOUBLE`,
+    /// `BYTES`, `TIMESTAMP`, `REFERENCE`, `LOCATION` or `ASSETID`, and for a list its element
+    /// type's name followed by `_LIST` (`STRING_LIST` for an empty list).
+    public var typeName: String {
+        guard case .list(let elements) = self else {
+            return (WireField.FieldType(of: self) ?? .string).rawValue
+        }
+        let elementType = elements.first.flatMap(WireField.FieldType.init(of:)) ?? .string
+        return elementType.rawValue + WireField.listSuffix
+    }
+}

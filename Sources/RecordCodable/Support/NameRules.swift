@@ -32,3 +32,20 @@ enum FieldName {
 
     private static func isDigit(_ byte: UInt8) -> Bool { (48...57).contains(byte) }
 }
+
+/// The rule every record name must follow: CloudKit takes at most 255 ASCII characters, not
+/// starting with an underscore, which it keeps for its own names.
+enum RecordName {
+    static let maximumLength = 255
+
+    /// Why `name` cannot name a record, or `nil` when it can.
+    static func problem(with name: String) -> String? {
+        guard let first = name.utf8.first else { return "a record name cannot be empty" }
+        if first == UInt8(ascii: "_") { return "a record name cannot start with an underscore" }
+        if !name.utf8.allSatisfy({ $0 < 128 }) { return "a record name holds ASCII characters only" }
+        if name.utf8.count > maximumLength {
+            return "a record name is at most \(maximumLength) characters, and this one has \(name.utf8.count)"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,421 @@
+import Foundation
+import Testing
+
+@testable import RecordCodable
+
+/// Every part of the `Encoder` and `Decoder` API, which hand-written `Codable` conformances use.
+@Suite("Containers")
+struct ContainerTests {
+    // MARK: Class hierarchies
+
+    class Animal: Codable {
+        var id: String
+        var name: String
+
+        init(id: String, name: String) {
+            self.id = id
+            self.name = name
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, name }
+    }
+
+    final class Dog: Animal, Equatable {
+        var breed: String
+
+        init(id: String, name: String, breed: String) {
+            self.breed = breed
+            super.init(id: id, name: name)
+        }
+
+        private enum CodingKeys: String, CodingKey { case breed }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            breed = try container.decode(String.self, forKey: .breed)
+            try super.init(from: decoder)
+        }
+
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(breed, forKey: .breed)
+            try super.encode(to: encoder)
+        }
+
+        static func == (lhs: Dog, rhs: Dog) -> Bool {
+            lhs.id == rhs.id && lhs.name == rhs.name && lhs.breed == rhs.breed
+        }
+    }
+
+    @Test("A subclass and its superclass write one flat record through the same encoder")
+    func classHierarchyOnTheSameEncoder() throws {
+        let record = try roundTrip(Dog(id: "d1", name: "Rex", breed: "Collie"))
+        #expect(record.recordName == "d1")
+        #expect(record.fields == ["name": .string("Rex"), "breed": .string("Collie")])
+        #expect(record.recordType == "Dog")
+    }
+
+    final class Cat: Animal, Equatable {
+        var lives: Int
+
+        init(id: String, name: String, lives: Int) {
+            self.lives = lives
+            super.init(id: id, name: name)
+        }
+
+        private enum CodingKeys: String, CodingKey { case lives }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            lives = try container.decode(Int.self, forKey: .lives)
+            try super.init(from: container.superDecoder())
+        }
+
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(lives, forKey: .lives)
+            try super.encode(to: container.superEncoder())
+        }
+
+        static func == (lhs: Cat, rhs: Cat) -> Bool {
+            lhs.id == rhs.id && lhs.name == rhs.name && lhs.lives == rhs.lives
+        }
+    }
+
+    @Test("superEncoder() and superDecoder() share the record")
+    func superEncoderSharesTheRecord() throws {
+        let record = try roundTrip(Cat(id: "c1", name: "Tom", lives: 9))
+        #expect(record.recordName == "c1")
+        #expect(record.fields == ["name": .string("Tom"), "lives": .int64(9)])
+    }
+
+    final class Bird: Animal, Equatable {
+        var wingspan: Double
+
+        init(id: String, name: String, wingspan: Double) {
+            self.wingspan = wingspan
+            super.init(id: id, name: name)
+        }
+
+        private enum CodingKeys: String, CodingKey { case wingspan, parent }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            wingspan = try container.decode(Double.self, forKey: .wingspan)
+            try super.init(from: container.superDecoder(forKey: .parent))
+        }
+
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(wingspan, forKey: .wingspan)
+            try super.encode(to: container.superEncoder(forKey: .parent))
+        }
+
+        static func == (lhs: Bird, rhs: Bird) -> Bool {
+            lhs.id == rhs.id && lhs.name == rhs.name && lhs.wingspan == rhs.wingspan
+        }
+    }
+
+    @Test("superEncoder(forKey:) stores the superclass as a nested value under its key")
+    func superEncoderForKey() throws {
+        let record = try roundTrip(Bird(id: "b1", name: "Tweety", wingspan: 0.2))
+        #expect(record["wingspan"] == .double(0.2))
+        #expect(record["parent"] == .bytes(Data(#"{"id":"b1","name":"Tweety"}"#.utf8)))
+        #expect(UUID(uuidString: record.recordName) != nil)
+    }
+
+    @Test("superEncoder(forKey:) with a single value stores a native field")
+    func superEncoderForKeySingleValue() throws {
+        struct Model: Codable, Equatable {
+            var id = "m"
+            var count: Int
+            enum CodingKeys: String, CodingKey { case id, count }
+            init(count: Int) { self.count = count }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                id = try container.decode(String.self, forKey: .id)
+                count = try container.superDecoder(forKey: .count).singleValueContainer().decode(Int.self)
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                var single = container.superEncoder(forKey: .count).singleValueContainer()
+                try single.encode(count)
+            }
+        }
+        #expect(try roundTrip(Model(count: 3))["count"] == .int64(3))
+    }
+
+    // MARK: Nested containers
+
+    struct Flattened: Codable, Equatable {
+        var id: String
+        var width: Double
+        var height: Double
+        var scores: [Int]
+        var labels: [String?]
+        var createdAt: Date
+
+        enum CodingKeys: String, CodingKey { case id, size, scores, labels }
+        enum SizeKeys: String, CodingKey { case width, height, createdAt, inner }
+        enum InnerKeys: String, CodingKey { case flag }
+
+        init(id: String, width: Double, height: Double, scores: [Int], labels: [String?], createdAt: Date) {
+            self.id = id
+            self.width = width
+            self.height = height
+            self.scores = scores
+            self.labels = labels
+            self.createdAt = createdAt
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            let size = try container.nestedContainer(keyedBy: SizeKeys.self, forKey: .size)
+            width = try size.decode(Double.self, forKey: .width)
+            height = try size.decode(Double.self, forKey: .height)
+            createdAt = try size.decode(Date.self, forKey: .createdAt)
+            let inner = try size.nestedContainer(keyedBy: InnerKeys.self, forKey: .inner)
+            _ = try inner.decode(Bool.self, forKey: .flag)
+            var scoresContainer = try container.nestedUnkeyedContainer(forKey: .scores)
+            var scores: [Int] = []
+            while !scoresContainer.isAtEnd { scores.append(try scoresContainer.decode(Int.self)) }
+            self.scores = scores
+            var labelsContainer = try container.nestedUnkeyedContainer(forKey: .labels)
+            var labels: [String?] = []
+            while !labelsContainer.isAtEnd {
+                labels.append(try labelsContainer.decodeNil() ? nil : try labelsContainer.decode(String.self))
+            }
+            self.labels = labels
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            var size = container.nestedContainer(keyedBy: SizeKeys.self, forKey: .size)
+            try size.encode(width, forKey: .width)
+            try size.encode(height, forKey: .height)
+            try size.encode(createdAt, forKey: .createdAt)
+            var inner = size.nestedContainer(keyedBy: InnerKeys.self, forKey: .inner)
+            try inner.encode(true, forKey: .flag)
+            var scoresContainer = container.nestedUnkeyedContainer(forKey: .scores)
+            for score in scores { try scoresContainer.encode(score) }
+            var labelsContainer = container.nestedUnkeyedContainer(forKey: .labels)
+            for label in labels {
+                if let label { try labelsContainer.encode(label) } else { try labelsContainer.encodeNil() }
+            }
+        }
+    }
+
+    static let flattened = Flattened(
+        id: "f", width: 2, height: 3.5, scores: [1, 2, 3], labels: ["a", nil],
+        createdAt: Date(timeIntervalSince1970: 12.000_000_3))
+
+    @Test("Nested containers are stored like the values they hold")
+    func nestedContainers() throws {
+        let record = try roundTrip(Self.flattened)
+        #expect(record["scores"] == .list([.int64(1), .int64(2), .int64(3)]))
+        #expect(record["labels"] == .bytes(Data(#"["a",null]"#.utf8)))
+        guard case .bytes(let size)? = record["size"] else {
+            Issue.record("a nested keyed container is JSON")
+            return
+        }
+        let text = String(decoding: size, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"createdAt":"#))
+        #expect(text.hasSuffix(#""height":3.5,"inner":{"flag":true},"width":2}"#))
+    }
+
+    @Test("Errors inside nested containers carry the field's path")
+    func nestedContainerErrors() throws {
+        var record = try RecordEncoder().encode(Self.flattened)
+        record["size"] = .bytes(Data(#"{"width":"wide","height":1,"createdAt":0,"inner":{"flag":true}}"#.utf8))
+        expectDecodingError("typeMismatch", at: "size.width") { _ = try RecordDecoder().decode(Flattened.self, from: record) }
+        record["size"] = .bytes(Data(#"{"width":1,"height":1,"createdAt":0,"inner":{"flag":3}}"#.utf8))
+        expectDecodingError("typeMismatch", at: "size.inner.flag") {
+            _ = try RecordDecoder().decode(Flattened.self, from: record)
+        }
+        record["size"] = .bytes(Data(#"{"width":1,"height":1,"createdAt":0}"#.utf8))
+        expectDecodingError("keyNotFound", at: "size.inner") { _ = try RecordDecoder().decode(Flattened.self, from: record) }
+        record = try RecordEncoder().encode(Self.flattened)
+        record["scores"] = .list([.int64(1), .string("two")])
+        expectDecodingError("typeMismatch", at: "scores.Index 1") {
+            _ = try RecordDecoder().decode(Flattened.self, from: record)
+        }
+        record = try RecordEncoder().encode(Self.flattened)
+        record["size"] = nil
+        expectDecodingError("keyNotFound", at: "size") { _ = try RecordDecoder().decode(Flattened.self, from: record) }
+        record = try RecordEncoder().encode(Self.flattened)
+        record["size"] = .int64(1)
+        expectDecodingError("typeMismatch", at: "size") { _ = try RecordDecoder().decode(Flattened.self, from: record) }
+    }
+
+    @Test("Coding paths seen by a model inside nested containers start at the record")
+    func codingPathsInsideNestedContainers() throws {
+        struct PathRecorder: Codable, Equatable {
+            var id = "p"
+            enum Keys: String, CodingKey { case id, outer }
+            enum Inner: String, CodingKey { case leaf }
+            init() {}
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Keys.self)
+                let outer = try container.nestedContainer(keyedBy: Inner.self, forKey: .outer)
+                #expect(pathText(outer.codingPath) == "outer")
+                let leaf = try outer.superDecoder(forKey: .leaf)
+                #expect(pathText(leaf.codingPath) == "outer.leaf")
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(id, forKey: .id)
+                var outer = container.nestedContainer(keyedBy: Inner.self, forKey: .outer)
+                #expect(pathText(outer.codingPath) == "outer")
+                try outer.encode(1, forKey: .leaf)
+            }
+        }
+        try roundTrip(PathRecorder())
+    }
+
+    // MARK: The top level
+
+    @Test("A top-level value that is not keyed is an error, never a trap")
+    func topLevelNotKeyed() throws {
+        let array = expectEncodingError(at: "") { _ = try RecordEncoder().encode([Int8(1), 2, 3]) }
+        #expect(array?.context?.debugDescription.contains("unkeyed container") == true)
+        let list = expectEncodingError(at: "") { _ = try RecordEncoder().encode([1, 2, 3]) }
+        #expect(list?.context?.debugDescription.contains("a record holds named fields") == true)
+        expectEncodingError(at: "") { _ = try RecordEncoder().encode([Int]()) }
+        expectEncodingError(at: "") { _ = try RecordEncoder().encode("text") }
+        expectEncodingError(at: "") { _ = try RecordEncoder().encode(42) }
+        expectEncodingError(at: "") { _ = try RecordEncoder().encode(Optional<Int>.none) }
+        expectEncodingError(at: "") { _ = try RecordEncoder().encode(Date()) }
+        expectEncodingError(at: "") { _ = try RecordEncoder().encode(URL(string: "https://example.com")!) }
+    }
+
+    @Test("A string-keyed dictionary is keyed, so it encodes as a record")
+    func topLevelDictionary() throws {
+        let record = try RecordEncoder().encode(["id": "d1", "a": "x"])
+        #expect(record.recordName == "d1")
+        #expect(record.fields == ["a": .string("x")])
+        #expect(try RecordDecoder().decode([String: String].self, from: record) == ["id": "d1", "a": "x"])
+    }
+
+    @Test("A top-level wrapper hands its model on to the record")
+    func topLevelWrapper() throws {
+        let model: IdentityTests.Note? = IdentityTests.Note(id: "n", title: "t")
+        let record = try RecordEncoder().encode(model)
+        #expect(record.recordName == "n")
+        #expect(record.fields == ["title": .string("t")])
+        let decoded = try RecordDecoder().decode(IdentityTests.Note?.self, from: record)
+        #expect(decoded == model)
+    }
+
+    @Test("allKeys, contains and decodeNil see fields and the identifier")
+    func keyedContainerQueries() throws {
+        struct Inspector: Decodable {
+            var keys: [String]
+            var containsID: Bool
+            var containsMissing: Bool
+            var nilMissing: Bool
+            var nilPresent: Bool
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: AnyCodingKey.self)
+                keys = container.allKeys.map(\.stringValue).sorted()
+                containsID = container.contains(AnyCodingKey(stringValue: "id"))
+                containsMissing = container.contains(AnyCodingKey(stringValue: "missing"))
+                nilMissing = try container.decodeNil(forKey: AnyCodingKey(stringValue: "missing"))
+                nilPresent = try container.decodeNil(forKey: AnyCodingKey(stringValue: "a"))
+            }
+        }
+        let record = Record(recordType: "T", recordName: "n", fields: ["a": .int64(1), "b": .string("x")])
+        let inspector = try RecordDecoder().decode(Inspector.self, from: record)
+        #expect(inspector.keys == ["a", "b", "id"])
+        #expect(inspector.containsID)
+        #expect(!inspector.containsMissing)
+        #expect(inspector.nilMissing)
+        #expect(!inspector.nilPresent)
+    }
+
+    @Test("A dictionary-like model reads every field through allKeys")
+    func dynamicKeys() throws {
+        struct Bag: Codable, Equatable {
+            var values: [String: Int]
+            init(values: [String: Int]) { self.values = values }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: AnyCodingKey.self)
+                var values: [String: Int] = [:]
+                for key in container.allKeys where key.stringValue != "id" {
+                    values[key.stringValue] = try container.decode(Int.self, forKey: key)
+                }
+                self.values = values
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                for (key, value) in values { try container.encode(value, forKey: AnyCodingKey(stringValue: key)) }
+            }
+        }
+        let record = try roundTrip(Bag(values: ["one": 1, "two": 2]))
+        #expect(record.fields == ["one": .int64(1), "two": .int64(2)])
+    }
+
+    @Test("Writing a field twice keeps the last value and counts its size once")
+    func fieldWrittenTwice() throws {
+        struct Twice: Encodable {
+            enum Keys: String, CodingKey { case id, value }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode("t", forKey: .id)
+                try container.encode("a long first value", forKey: .value)
+                try container.encode("short", forKey: .value)
+                try container.encodeNil(forKey: .id)
+            }
+        }
+        let record = try RecordEncoder().encode(Twice())
+        #expect(record["value"] == .string("short"))
+        #expect(record.encodedSize == "value".utf8.count + "short".utf8.count)
+        #expect(UUID(uuidString: record.recordName) != nil)
+    }
+
+    @Test("encodeNil removes a field written before")
+    func encodeNilRemovesField() throws {
+        struct Clearing: Encodable {
+            enum Keys: String, CodingKey { case value }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(3, forKey: .value)
+                try container.encodeNil(forKey: .value)
+            }
+        }
+        let record = try RecordEncoder().encode(Clearing())
+        #expect(record.fields.isEmpty)
+        #expect(record.encodedSize == 0)
+    }
+
+    @Test("userInfo reaches models and the values nested inside them")
+    func userInfo() throws {
+        let key = try #require(CodingUserInfoKey(rawValue: "unit"))
+        struct Reader: Codable, Equatable {
+            var id = "r"
+            var inner: Inner
+            struct Inner: Codable, Equatable {
+                var unit: String
+                init(unit: String) { self.unit = unit }
+                init(from decoder: any Decoder) throws {
+                    unit = decoder.userInfo[CodingUserInfoKey(rawValue: "unit")!] as? String ?? "none"
+                }
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: AnyCodingKey.self)
+                    try container.encode(
+                        encoder.userInfo[CodingUserInfoKey(rawValue: "unit")!] as? String ?? "none",
+                        forKey: AnyCodingKey(stringValue: "unit"))
+                }
+            }
+        }
+        var encoder = RecordEncoder()
+        encoder.userInfo = [key: "cm"]
+        var decoder = RecordDecoder()
+        decoder.userInfo = [key: "mm"]
+        let record = try encoder.encode(Reader(inner: .init(unit: "")))
+        #expect(record["inner"] == .bytes(Data(#"{"unit":"cm"}"#.utf8)))
+        #expect(try decoder.decode(Reader.self, from: record).inner.unit == "mm")
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+@testable import RecordCodable
+
+/// Raw-value enums, and the fallback that lets old app versions read new cases.
+@Suite("Enums")
+struct EnumTests {
+    enum Color: String, Codable, Equatable {
+        case red, green
+    }
+
+    enum Priority: Int, Codable, Equatable {
+        case low = 1, high = 2
+    }
+
+    enum Status: String, RecordEnum, Equatable {
+        case draft, published, unknown
+        static var fallbackCase: Status { .unknown }
+    }
+
+    enum Level: Int, RecordEnum, Equatable {
+        case one = 1, two = 2, unknown = 0
+        static var fallbackCase: Level { .unknown }
+    }
+
+    enum Tiny: UInt8, RecordEnum, Equatable {
+        case a = 1, unknown = 0
+        static var fallbackCase: Tiny { .unknown }
+    }
+
+    struct Task: Codable, Equatable {
+        var id = "t"
+        var color: Color
+        var priority: Priority
+        var status: Status
+        var level: Level
+        var optionalStatus: Status?
+        var history: [Status]
+        var optionalColor: Color?
+        var optionalPriority: Priority?
+    }
+
+    static let task = Task(
+        color: .green, priority: .high, status: .published, level: .two, optionalStatus: .draft,
+        history: [.draft, .published], optionalColor: .red, optionalPriority: .low)
+
+    @Test("An enum is stored as its raw value")
+    func rawValues() throws {
+        let record = try roundTrip(Self.task)
+        #expect(record["color"] == .string("green"))
+        #expect(record["priority"] == .int64(2))
+        #expect(record["status"] == .string("published"))
+        #expect(record["level"] == .int64(2))
+        #expect(record["optionalStatus"] == .string("draft"))
+        #expect(record["history"] == .list([.string("draft"), .string("published")]))
+        #expect(record["optionalColor"] == .string("red"))
+        #expect(record["optionalPriority"] == .int64(1))
+    }
+
+    @Test("Nil enums store no field")
+    func nilEnums() throws {
+        var task = Self.task
+        task.optionalStatus = nil
+        task.optionalColor = nil
+        task.optionalPriority = nil
+        let record = try roundTrip(task)
+        #expect(record["optionalStatus"] == nil)
+        #expect(record["optionalColor"] == nil)
+        #expect(record["optionalPriority"] == nil)
+    }
+
+    @Test("An unknown raw value decodes to the fallback case: in a property, a list and an optional")
+    func fallback() throws {
+        var record = try RecordEncoder().encode(Self.task)
+        record["status"] = .string("archived")
+        record["level"] = .int64(99)
+        record["optionalStatus"] = .string("scheduled")
+        record["history"] = .list([.string("draft"), .string("reviewed"), .string("published")])
+        let task = try RecordDecoder().decode(Task.self, from: record)
+        #expect(task.status == .unknown)
+        #expect(task.level == .unknown)
+        #expect(task.optionalStatus == .unknown)
+        #expect(task.history == [.draft, .unknown, .published])
+    }
+
+    @Test func fallbackForOtherRawTypes() throws {
+        #expect(try RecordDecoder().decode(Box<Tiny>.self, from: boxRecord(.int64(9))).value == .unknown)
+        #expect(try RecordDecoder().decode(Box<Tiny>.self, from: boxRecord(.int64(1))).value == .a)
+        expectDecodingError("dataCorrupted", at: "value") {
+            _ = try RecordDecoder().decode(Box<Tiny>.self, from: boxRecord(.int64(300)))
+        }
+    }
+
+    @Test("The fallback works inside nested values stored as JSON")
+    func fallbackInsideNestedJSON() throws {
+        struct Step: Codable, Equatable {
+            var status: Status
+        }
+        let record = boxRecord(.bytes(Data(#"[{"status":"draft"},{"status":"future"}]"#.utf8)))
+        let steps = try RecordDecoder().decode(Box<[Step]>.self, from: record).value
+        #expect(steps == [Step(status: .draft), Step(status: .unknown)])
+    }
+
+    @Test("A raw value of the wrong type is still a type mismatch")
+    func wrongRawType() throws {
+        var record = try RecordEncoder().encode(Self.task)
+        record["status"] = .int64(1)
+        expectDecodingError("typeMismatch", at: "status") { _ = try RecordDecoder().decode(Task.self, from: record) }
+    }
+
+    @Test("A plain enum with an unknown raw value is corrupt")
+    func unknownRawValueWithoutFallback() throws {
+        var record = try RecordEncoder().encode(Self.task)
+        record["color"] = .string("purple")
+        expectDecodingError("dataCorrupted", at: "color") { _ = try RecordDecoder().decode(Task.self, from: record) }
+        record = try RecordEncoder().encode(Self.task)
+        record["priority"] = .int64(3)
+        expectDecodingError("dataCorrupted", at: "priority") { _ = try RecordDecoder().decode(Task.self, from: record) }
+    }
+
+    @Test("An enum with associated values is a nested value")
+    func enumWithAssociatedValues() throws {
+        enum Shape: Codable, Equatable {
+            case circle(radius: Double)
+            case square(side: Double)
+        }
+        let record = try roundTrip(Box(value: Shape.circle(radius: 2)))
+        #expect(record["value"] == .bytes(Data(#"{"circle":{"radius":2}}"#.utf8)))
+        try roundTrip(Box(value: [Shape.square(side: 1), .circle(radius: 0.5)]))
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import Testing
+
+@testable import RecordCodable
+
+/// Record names, record types and server metadata.
+@Suite("Identity and metadata")
+struct IdentityTests {
+    struct Note: Codable, Equatable {
+        var id: String
+        var title: String
+    }
+
+    @Test("The identifier names the record and is not a field")
+    func stringIdentifier() throws {
+        let record = try roundTrip(Note(id: "N1", title: "Hello"))
+        #expect(record.recordName == "N1")
+        #expect(record.fields == ["title": .string("Hello")])
+    }
+
+    @Test func uuidIdentifier() throws {
+        struct Item: Codable, Equatable {
+            var id: UUID
+        }
+        let item = Item(id: UUID())
+        let record = try roundTrip(item)
+        #expect(record.recordName == item.id.uuidString)
+        #expect(record.fields.isEmpty)
+    }
+
+    @Test("An integer identifier becomes its decimal text", arguments: [Int.min, -1, 0, 42, Int.max])
+    func integerIdentifier(_ id: Int) throws {
+        struct Item: Codable, Equatable {
+            var id: Int
+        }
+        #expect(try roundTrip(Item(id: id)).recordName == String(id))
+    }
+
+    @Test func otherIntegerIdentifiers() throws {
+        struct Small: Codable, Equatable {
+            var id: UInt8
+        }
+        struct Large: Codable, Equatable {
+            var id: UInt64
+        }
+        #expect(try roundTrip(Small(id: 255)).recordName == "255")
+        #expect(try roundTrip(Large(id: UInt64(Int64.max))).recordName == "9223372036854775807")
+    }
+
+    @Test("A record name that does not convert to the identifier's type is corrupt")
+    func identifierThatDoesNotConvert() throws {
+        struct Numbered: Codable, Equatable {
+            var id: Int8
+        }
+        struct Identified: Codable, Equatable {
+            var id: UUID
+        }
+        let record = Record(recordType: "Numbered", recordName: "abc")
+        let error = expectDecodingError("dataCorrupted", at: "id") { _ = try RecordDecoder().decode(Numbered.self, from: record) }
+        #expect(error?.context?.debugDescription == "The record name 'abc' is not a valid Int8.")
+        expectDecodingError("dataCorrupted", at: "id") {
+            _ = try RecordDecoder().decode(Numbered.self, from: Record(recordType: "N", recordName: "300"))
+        }
+        expectDecodingError("dataCorrupted", at: "id") {
+            _ = try RecordDecoder().decode(Identified.self, from: Record(recordType: "I", recordName: "abc"))
+        }
+    }
+
+    @Test("A wrapper that encodes as a string can be the identifier")
+    func wrappedIdentifier() throws {
+        struct NoteID: Codable, Equatable {
+            var rawValue: String
+            init(_ rawValue: String) { self.rawValue = rawValue }
+            init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(rawValue)
+            }
+        }
+        struct Note: Codable, Equatable {
+            var id: NoteID
+            var text: String
+        }
+        let record = try roundTrip(Note(id: NoteID("wrapped"), text: "t"))
+        #expect(record.recordName == "wrapped")
+        #expect(record.fields.keys.sorted() == ["text"])
+    }
+
+    @Test("An identifier that cannot name a record is an error")
+    func invalidIdentifiers() throws {
+        struct Flagged: Codable {
+            var id: Bool
+        }
+        struct Dated: Codable {
+            var id: Date
+        }
+        expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Flagged(id: true)) }
+        expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Dated(id: Date())) }
+        let error = expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Note(id: "", title: "")) }
+        #expect(error?.context?.debugDescription.contains("empty") == true)
+    }
+
+    @Test func customIdentifierKey() throws {
+        struct Person: Codable, Equatable {
+            var email: String
+            var id: Int
+        }
+        var encoder = RecordEncoder()
+        encoder.identifierKey = "email"
+        var decoder = RecordDecoder()
+        decoder.identifierKey = "email"
+        let record = try roundTrip(Person(email: "a@example.com", id: 7), encoder: encoder, decoder: decoder)
+        #expect(record.recordName == "a@example.com")
+        #expect(record.fields == ["id": .int64(7)])
+    }
+
+    @Test("Without an identifier key every property is a field and the name is a new UUID")
+    func noIdentifierKey() throws {
+        var encoder = RecordEncoder()
+        encoder.identifierKey = nil
+        var decoder = RecordDecoder()
+        decoder.identifierKey = nil
+        let note = Note(id: "N1", title: "t")
+        let first = try roundTrip(note, encoder: encoder, decoder: decoder)
+        let second = try encoder.encode(note)
+        #expect(first.fields["id"] == .string("N1"))
+        #expect(UUID(uuidString: first.recordName) != nil)
+        #expect(first.recordName != second.recordName)
+    }
+
+    @Test("A model without an identifier gets a new UUID as its name")
+    func modelWithoutIdentifier() throws {
+        struct Anonymous: Codable, Equatable {
+            var text: String
+        }
+        let record = try roundTrip(Anonymous(text: "x"))
+        #expect(UUID(uuidString: record.recordName) != nil)
+    }
+
+    @Test("The identifier is matched before the key strategy")
+    func identifierBeforeKeyStrategy() throws {
+        struct Item: Codable, Equatable {
+            var itemID: String
+            var displayName: String
+        }
+        var encoder = RecordEncoder()
+        encoder.identifierKey = "itemID"
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        var decoder = RecordDecoder()
+        decoder.identifierKey = "itemID"
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let record = try roundTrip(Item(itemID: "I1", displayName: "x"), encoder: encoder, decoder: decoder)
+        #expect(record.recordName == "I1")
+        #expect(record.fields == ["display_name": .string("x")])
+    }
+
+    @Test("An optional identifier: present names the record, nil gets a new name")
+    func optionalIdentifier() throws {
+        struct Draft: Codable, Equatable {
+            var id: String?
+            var text: String
+        }
+        #expect(try roundTrip(Draft(id: "D1", text: "t")).recordName == "D1")
+        let unnamed = try RecordEncoder().encode(Draft(id: nil, text: "t"))
+        #expect(UUID(uuidString: unnamed.recordName) != nil)
+    }
+
+    // MARK: Record types
+
+    @Test func recordTypeIsTheTypeName() throws {
+        #expect(try RecordEncoder().encode(Note(id: "n", title: "")).recordType == "Note")
+    }
+
+    @Test("A generic type's record type has no generic arguments")
+    func genericRecordType() throws {
+        #expect(try RecordEncoder().encode(Box(value: 1)).recordType == "Box")
+        #expect(try RecordEncoder().encode(Box(value: "s")).recordType == "Box")
+    }
+
+    @Test func recordRepresentable() throws {
+        struct Article: Codable, Equatable, RecordRepresentable {
+            static var recordType: String { "Post" }
+            var id: String
+        }
+        #expect(try roundTrip(Article(id: "a")).recordType == "Post")
+    }
+
+    @Test("The decoder reads any record with the fields the model needs, whatever its type")
+    func decoderIgnoresRecordType() throws {
+        let record = Record(recordType: "Other", recordName: "n", fields: ["title": .string("t")])
+        #expect(try RecordDecoder().decode(Note.self, from: record) == Note(id: "n", title: "t"))
+    }
+
+    // MARK: Metadata
+
+    struct Synced: Codable, Equatable {
+        var id: String
+        var title: String
+        var metadata: RecordMetadata?
+    }
+
+    static let metadata = RecordMetadata(
+        changeTag: "e1",
+        created: .init(timestamp: Date(timeIntervalSince1970: 1_699_920_000), userRecordName: "_u", deviceID: "2"),
+        modified: .init(timestamp: Date(timeIntervalSince1970: 1_699_920_100)),
+        zoneID: RecordZoneID(zoneName: "Notes", ownerRecordName: "_u"),
+        deleted: false)
+
+    @Test("Metadata travels in the record's metadata and is never a field")
+    func metadataIsNotAField() throws {
+        let record = try roundTrip(Synced(id: "s", title: "t", metadata: Self.metadata))
+        #expect(record.metadata == Self.metadata)
+        #expect(record.fields == ["title": .string("t")])
+        let fresh = try roundTrip(Synced(id: "s", title: "t", metadata: nil))
+        #expect(fresh.metadata == nil)
+    }
+
+    @Test("A fetched record decodes with its metadata and encodes again as an update")
+    func updateFetchedRecord() throws {
+        let fetched = Record(
+            recordType: "Synced", recordName: "s", fields: ["title": .string("old")], metadata: Self.metadata)
+        var model = try RecordDecoder().decode(Synced.self, from: fetched)
+        #expect(model.metadata?.changeTag == "e1")
+        model.title = "new"
+        let update = try RecordEncoder().encode(model)
+        #expect(update.recordName == "s")
+        #expect(update.metadata == Self.metadata)
+        #expect(update["title"] == .string("new"))
+    }
+
+    @Test("A non-optional metadata property reads empty metadata from a record the server has not seen")
+    func nonOptionalMetadata() throws {
+        struct Tracked: Codable, Equatable {
+            var id: String
+            var metadata: RecordMetadata
+        }
+        let record = try roundTrip(Tracked(id: "t", metadata: Self.metadata))
+        #expect(record.fields.isEmpty)
+        let fresh = try RecordDecoder().decode(Tracked.self, from: Record(recordType: "Tracked", recordName: "t"))
+        #expect(fresh.metadata == RecordMetadata())
+    }
+
+    @Test("Metadata under any property name")
+    func metadataUnderAnyName() throws {
+        struct Named: Codable, Equatable {
+            var id: String
+            var systemFields: RecordMetadata?
+        }
+        let record = try roundTrip(Named(id: "n", systemFields: Self.metadata))
+        #expect(record.metadata == Self.metadata)
+        #expect(record.fields.isEmpty)
+    }
+}

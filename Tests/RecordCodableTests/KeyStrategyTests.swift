@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@testable import RecordCodable
+
+/// How coding keys become field names, and the names a record accepts.
+@Suite("Keys and field names")
+struct KeyStrategyTests {
+    struct Profile: Codable, Equatable {
+        var id = "p"
+        var displayName: String
+        var imageURL: URL
+        var createdAt: Date
+        var userID: Int
+        var isHTMLEnabled: Bool
+        var version2Name: String
+    }
+
+    static let profile = Profile(
+        displayName: "Ada", imageURL: URL(string: "https://example.com/a.png")!, createdAt: Date(timeIntervalSince1970: 5),
+        userID: 1, isHTMLEnabled: true, version2Name: "v")
+
+    @Test("Snake case writes every field in snake case and reads it back, acronyms included")
+    func snakeCase() throws {
+        var encoder = RecordEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        var decoder = RecordDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let record = try roundTrip(Self.profile, encoder: encoder, decoder: decoder)
+        #expect(
+            record.fields.keys.sorted() == [
+                "created_at", "display_name", "image_url", "is_html_enabled", "user_id", "version2_name",
+            ])
+    }
+
+    @Test(arguments: [
+        ("displayName", "display_name"), ("imageURL", "image_url"), ("URLList", "url_list"), ("userID", "user_id"),
+        ("a", "a"), ("already_snake", "already_snake"), ("version2Name", "version2_name"), ("ABC", "abc"),
+        ("oneTwoThree", "one_two_three"), ("_leading", "_leading"), ("trailing_", "trailing_"), ("", ""),
+    ])
+    func snakeCaseConversion(_ key: String, _ expected: String) {
+        #expect(SnakeCase.fromCamelCase(key) == expected)
+    }
+
+    @Test(arguments: [
+        ("display_name", "displayName"), ("image_url", "imageUrl"), ("_private_name", "_privateName"),
+        ("plain", "plain"), ("trailing_", "trailing_"), ("a__b", "aB"),
+    ])
+    func camelCaseConversion(_ name: String, _ expected: String) {
+        #expect(SnakeCase.toCamelCase(name) == expected)
+    }
+
+    @Test("Snake-case decoding also finds a field named exactly as the key")
+    func snakeCaseFallsBackToTheKey() throws {
+        struct Item: Codable, Equatable {
+            var id = "i"
+            var userId: Int
+        }
+        var decoder = RecordDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let record = Record(recordType: "Item", recordName: "i", fields: ["userId": .int64(3)])
+        #expect(try decoder.decode(Item.self, from: record).userId == 3)
+        let missing = Record(recordType: "Item", recordName: "i")
+        expectDecodingError("keyNotFound", at: "userId") { _ = try decoder.decode(Item.self, from: missing) }
+    }
+
+    @Test func customStrategies() throws {
+        struct Item: Codable, Equatable {
+            var id = "i"
+            var title: String
+            var count: Int?
+        }
+        var encoder = RecordEncoder()
+        encoder.keyEncodingStrategy = .custom { path in AnyCodingKey(stringValue: "f_" + (path.last?.stringValue ?? "")) }
+        var decoder = RecordDecoder()
+        decoder.keyDecodingStrategy = .custom { path in AnyCodingKey(stringValue: String(path.last?.stringValue.dropFirst(2) ?? "")) }
+        let record = try roundTrip(Item(title: "t", count: 2), encoder: encoder, decoder: decoder)
+        #expect(record.fields == ["f_title": .string("t"), "f_count": .int64(2)])
+        try roundTrip(Item(title: "t", count: nil), encoder: encoder, decoder: decoder)
+    }
+
+    @Test("allKeys reports the model's keys under every strategy")
+    func allKeysUnderStrategies() throws {
+        struct Keys: Decodable {
+            var keys: [String]
+            init(from decoder: any Decoder) throws {
+                keys = try decoder.container(keyedBy: AnyCodingKey.self).allKeys.map(\.stringValue).sorted()
+            }
+        }
+        let record = Record(recordType: "K", recordName: "k", fields: ["user_name": .int64(1)])
+        var decoder = RecordDecoder()
+        decoder.identifierKey = nil
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(try decoder.decode(Keys.self, from: record).keys == ["userName"])
+        decoder.keyDecodingStrategy = .custom { path in AnyCodingKey(stringValue: (path.last?.stringValue ?? "").uppercased()) }
+        #expect(try decoder.decode(Keys.self, from: record).keys == ["USER_NAME"])
+    }
+
+    // MARK: Field names
+
+    @Test("A key that is not a valid field name is an error naming the key", arguments: [
+        "", "1st", "_hidden", "with space", "dash-ed", "émoji", "x.y", String(repeating: "a", count: 256),
+    ])
+    func invalidFieldNames(_ name: String) throws {
+        struct Dynamic: Encodable {
+            var name: String
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode(1, forKey: AnyCodingKey(stringValue: name))
+            }
+        }
+        let error = expectEncodingError(at: name) { _ = try RecordEncoder().encode(Dynamic(name: name)) }
+        #expect(error?.context?.debugDescription.contains("'\(name)'") == true)
+    }
+
+    @Test(arguments: ["a", "A", "a1", "a_b", "camelCase", "x" + String(repeating: "9", count: 254)])
+    func validFieldNames(_ name: String) throws {
+        struct Dynamic: Encodable {
+            var name: String
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                try container.encode("v", forKey: AnyCodingKey(stringValue: name))
+            }
+        }
+        #expect(try RecordEncoder().encode(Dynamic(name: name))[name] == .string("v"))
+    }
+
+    @Test("A key strategy that produces an invalid name is reported with both names")
+    func invalidConvertedName() throws {
+        var encoder = RecordEncoder()
+        encoder.keyEncodingStrategy = .custom { _ in AnyCodingKey(stringValue: "bad name") }
+        let error = expectEncodingError(at: "title") { _ = try encoder.encode(IdentityTests.Note(id: "n", title: "t")) }
+        #expect(error?.context?.debugDescription.contains("'bad name'") == true)
+    }
+
+    @Test("A record name CloudKit would refuse is an error", arguments: [
+        "_underscore", "naïve", String(repeating: "n", count: 256),
+    ])
+    func invalidRecordNames(_ name: String) throws {
+        expectEncodingError(at: "id") { _ = try RecordEncoder().encode(IdentityTests.Note(id: name, title: "t")) }
+    }
+
+    @Test(arguments: ["Mei Chen", "a@example.com", String(repeating: "n", count: 255), "0", "-1"])
+    func validRecordNames(_ name: String) throws {
+        #expect(try RecordEncoder().encode(IdentityTests.Note(id: name, title: "t")).recordName == name)
+    }
+}

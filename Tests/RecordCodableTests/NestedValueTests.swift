@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+
+@testable import RecordCodable
+
+/// Values with no native field type are stored as JSON bytes: lossless and deterministic.
+@Suite("Nested values")
+struct NestedValueTests {
+    struct Address: Codable, Equatable {
+        var street: String
+        var zipCode: String
+        var movedIn: Date
+    }
+
+    struct Customer: Codable, Equatable {
+        var id = "c"
+        var address: Address
+        var previous: Address?
+        var history: [Address]
+    }
+
+    static let address = Address(
+        street: "1 Infinite Loop", zipCode: "95014", movedIn: Date(timeIntervalSince1970: 1_000_000_000.123_456_7))
+
+    @Test("A nested struct is stored as sorted JSON")
+    func nestedStruct() throws {
+        let record = try roundTrip(Customer(address: Self.address, previous: nil, history: []))
+        let json = try #require(record["address"].flatMap { if case .bytes(let data) = $0 { data } else { nil } })
+        let text = String(decoding: json, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"movedIn":"#))
+        #expect(text.hasSuffix(#""street":"1 Infinite Loop","zipCode":"95014"}"#))
+        #expect(record["previous"] == nil)
+        #expect(record["history"] == .list([]))
+    }
+
+    @Test func optionalAndListOfChildren() throws {
+        let record = try roundTrip(Customer(address: Self.address, previous: Self.address, history: [Self.address, Self.address]))
+        guard case .bytes? = record["previous"], case .bytes? = record["history"] else {
+            Issue.record("children are JSON bytes")
+            return
+        }
+    }
+
+    @Test("Encoding the same value twice gives the same bytes")
+    func deterministic() throws {
+        let customer = Customer(address: Self.address, previous: nil, history: [Self.address])
+        let dictionary = Box(value: ["b": 2, "a": 1, "c": 3, "d": 4, "e": 5, "f": 6])
+        #expect(try RecordEncoder().encode(customer) == RecordEncoder().encode(customer))
+        let first = try RecordEncoder().encode(dictionary)
+        #expect(first["value"] == .bytes(Data(#"{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}"#.utf8)))
+        for _ in 0..<20 {
+            #expect(try RecordEncoder().encode(dictionary) == first)
+        }
+    }
+
+    @Test("A date inside a nested value keeps sub-millisecond precision")
+    func subMillisecondDates() throws {
+        let dates = [
+            Date(timeIntervalSince1970: 1_699_920_000.000_123_4), Date(timeIntervalSinceReferenceDate: 0.000_000_1),
+            Date(timeIntervalSinceReferenceDate: -1e-9), Date.distantPast, Date.distantFuture, Date(),
+        ]
+        for date in dates {
+            let decoded = try RecordDecoder().decode(
+                Box<Address>.self,
+                from: RecordEncoder().encode(Box(value: Address(street: "", zipCode: "", movedIn: date))))
+            #expect(decoded.value.movedIn == date)
+            #expect(decoded.value.movedIn.timeIntervalSinceReferenceDate.bitPattern == date.timeIntervalSinceReferenceDate.bitPattern)
+        }
+    }
+
+    @Test("Doubles JSON cannot carry survive inside nested values")
+    func nonFiniteDoublesInsideNestedValues() throws {
+        struct Reading: Codable, Equatable {
+            var values: [Double]
+            var label: String
+        }
+        let reading = Reading(values: [.infinity, -.infinity, 1.5], label: "NaN")
+        let record = try roundTrip(Box(value: reading))
+        let decoded = try RecordDecoder().decode(Box<Reading>.self, from: record)
+        #expect(decoded.value.label == "NaN")
+        let withNaN = try RecordDecoder().decode(
+            Box<Reading>.self, from: RecordEncoder().encode(Box(value: Reading(values: [.nan], label: ""))))
+        #expect(withNaN.value.values.first?.isNaN == true)
+    }
+
+    @Test func dictionaries() throws {
+        #expect(try roundTrip(Box(value: ["x": 1]))["value"] == .bytes(Data(#"{"x":1}"#.utf8)))
+        #expect(try roundTrip(Box(value: [1: "one", 2: "two"]))["value"] == .bytes(Data(#"{"1":"one","2":"two"}"#.utf8)))
+        try roundTrip(Box(value: [String: Int]()))
+        try roundTrip(Box(value: ["a": [1, 2], "b": []]))
+        try roundTrip(Box(value: ["nested": ["deeper": Self.address]]))
+    }
+
+    @Test("A dictionary whose keys are neither strings nor integers is JSON too, not a list")
+    func dictionaryWithOtherKeys() throws {
+        let value: [Double: Double] = [1.5: 2.5]
+        let record = try roundTrip(Box(value: value))
+        #expect(record["value"] == .bytes(Data("[1.5,2.5]".utf8)))
+        let byUUID = [UUID(): "a"]
+        #expect(try roundTrip(Box(value: byUUID))["value"].map { if case .bytes = $0 { true } else { false } } == true)
+    }
+
+    @Test("A list of lists is JSON")
+    func listOfLists() throws {
+        #expect(try roundTrip(Box(value: [[1, 2], [3]]))["value"] == .bytes(Data("[[1,2],[3]]".utf8)))
+        #expect(try roundTrip(Box(value: [[String]]()))["value"] == .list([]))
+        #expect(try roundTrip(Box(value: [[String](), ["a"]]))["value"] == .bytes(Data(#"[[],["a"]]"#.utf8)))
+    }
+
+    @Test("A list with nil elements is JSON")
+    func listOfOptionals() throws {
+        #expect(try roundTrip(Box(value: ["a", nil, "c"]))["value"] == .bytes(Data(#"["a",null,"c"]"#.utf8)))
+        #expect(try roundTrip(Box(value: [String?]()))["value"] == .list([]))
+        #expect(try roundTrip(Box(value: [Int?](["1"].map { Int($0) })))["value"] == .list([.int64(1)]))
+    }
+
+    @Test("A list whose elements map to different field types is JSON")
+    func mixedList() throws {
+        let urls = [URL(string: "https://example.com")!, URL(fileURLWithPath: "/tmp/file")]
+        let record = try RecordEncoder().encode(Box(value: urls))
+        guard case .bytes? = record["value"] else {
+            Issue.record("a list of web and file URLs cannot be one list")
+            return
+        }
+        #expect(try RecordDecoder().decode(Box<[URL]>.self, from: record).value.map(\.absoluteString) == urls.map(\.absoluteString))
+    }
+
+    @Test("Lists of nested values, and nested values holding lists")
+    func listsOfNestedValues() throws {
+        try roundTrip(Box(value: [Self.address]))
+        try roundTrip(Box(value: [[Self.address], []]))
+        try roundTrip(Box(value: Set([1, 2]).map { ["k": $0] }))
+    }
+
+    @Test("Key strategies never apply inside nested JSON")
+    func keyStrategyStopsAtTheField() throws {
+        var encoder = RecordEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        var decoder = RecordDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        struct Holder: Codable, Equatable {
+            var id = "h"
+            var homeAddress: Address
+        }
+        let record = try roundTrip(Holder(homeAddress: Self.address), encoder: encoder, decoder: decoder)
+        let json = try #require(record["home_address"].flatMap { if case .bytes(let data) = $0 { data } else { nil } })
+        #expect(String(decoding: json, as: UTF8.self).contains(#""zipCode":"95014""#))
+    }
+
+    @Test("A value that encodes nothing is an empty JSON object")
+    func valueThatEncodesNothing() throws {
+        struct Empty: Codable, Equatable {}
+        #expect(try roundTrip(Box(value: Empty()))["value"] == .bytes(Data("{}".utf8)))
+    }
+
+    @Test("A wrapper of a single value is stored as the value it wraps")
+    func singleValueWrappers() throws {
+        struct Celsius: Codable, Equatable {
+            var degrees: Double
+            init(_ degrees: Double) { self.degrees = degrees }
+            init(from decoder: any Decoder) throws { degrees = try decoder.singleValueContainer().decode(Double.self) }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(degrees)
+            }
+        }
+        struct Tagged<Value: Codable & Equatable>: Codable, Equatable {
+            var value: Value
+            init(_ value: Value) { self.value = value }
+            init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Value.self) }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(value)
+            }
+        }
+        #expect(try roundTrip(Box(value: Celsius(21.5)))["value"] == .double(21.5))
+        #expect(try roundTrip(Box(value: [Celsius(1), Celsius(2)]))["value"] == .list([.double(1), .double(2)]))
+        #expect(try roundTrip(Box(value: Tagged(["a", "b"])))["value"] == .list([.string("a"), .string("b")]))
+        #expect(try roundTrip(Box(value: Tagged(Date(timeIntervalSince1970: 5))))["value"] == .date(Date(timeIntervalSince1970: 5)))
+        #expect(try roundTrip(Box(value: Tagged(Self.address)))["value"] == RecordEncoder().encode(Box(value: Self.address))["value"])
+        #expect(try roundTrip(Box(value: Tagged<Int?>(nil))).fields.isEmpty)
+        #expect(try roundTrip(Box(value: [Tagged(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)]))["value"]
+            == .list([.string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")]))
+    }
+}
