@@ -78,4 +78,16 @@ public struct RecordMetadata: Hashable, Sendable, Codable {
         self.zoneID = zoneID
         self.deleted = deleted
     }
+
+    private enum CodingKeys: String, CodingKey { case changeTag, created, modified, zoneID, deleted }
+
+    /// Reads metadata; a missing `deleted` is `false`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        changeTag = try container.decodeIfPresent(String.self, forKey: .changeTag)
+        created = try container.decodeIfPresent(Stamp.self, forKey: .created)
+        modified = try container.decodeIfPresent(Stamp.self, forKey: .modified)
+        zoneID = try container.decodeIfPresent(RecordZoneID.self, forKey: .zoneID)
+        deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
+    }
 }

@@ -52,6 +52,16 @@ public struct RecordReference: Hashable, Sendable, Codable {
     var encodedSize: Int {
         recordName.utf8.count &+ (zoneID?.encodedSize ?? 0)
     }
+
+    private enum CodingKeys: String, CodingKey { case recordName, action, zoneID }
+
+    /// Reads a reference; a missing action is `.none`, as CloudKit takes it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        recordName = try container.decode(String.self, forKey: .recordName)
+        action = try container.decodeIfPresent(Action.self, forKey: .action) ?? .none
+        zoneID = try container.decodeIfPresent(RecordZoneID.self, forKey: .zoneID)
+    }
 }
 
 /// The identity of a record zone: its name and the user who owns it.

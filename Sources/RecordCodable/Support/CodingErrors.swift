@@ -67,8 +67,23 @@ extension EncodingError {
     static func invalid(_ value: Any, at node: CodingPathNode, _ description: String, underlyingError: (any Error)? = nil)
         -> EncodingError
     {
+        invalid(value, at: node.path, description, underlyingError: underlyingError)
+    }
+
+    @inline(never)
+    static func invalid(
+        _ value: Any, at path: [any CodingKey], _ description: String, underlyingError: (any Error)? = nil
+    ) -> EncodingError {
         .invalidValue(
-            value, Context(codingPath: node.path, debugDescription: description, underlyingError: underlyingError))
+            printable(value), Context(codingPath: path, debugDescription: description, underlyingError: underlyingError))
+    }
+
+    /// The value to carry in an error. Foundation traps when it describes a `Date` that is infinite or
+    /// NaN, and describing an error describes its value, so such a date travels as its number of
+    /// seconds since 1970.
+    private static func printable(_ value: Any) -> Any {
+        guard let date = value as? Date, !date.timeIntervalSinceReferenceDate.isFinite else { return value }
+        return date.timeIntervalSince1970
     }
 
     /// The same error with `prefix` put before its coding path.

@@ -54,12 +54,10 @@ enum WireField {
                 try elements.enumerated().map { index, element in
                     let elementPath = valuePath + [AnyCodingKey(index: index)]
                     guard FieldType(of: element) == elementType else {
-                        throw EncodingError.invalidValue(
-                            element,
-                            EncodingError.Context(
-                                codingPath: elementPath,
-                                debugDescription: "A list holds values of one type, never lists, but this element "
-                                    + "is \(element.kindDescription) in a list of \(elementType.rawValue)."))
+                        throw EncodingError.invalid(
+                            element, at: elementPath,
+                            "A list holds values of one type, never lists, but this element is "
+                                + "\(element.kindDescription) in a list of \(elementType.rawValue).")
                     }
                     return try scalar(element, at: elementPath)
                 })
@@ -82,17 +80,13 @@ enum WireField {
         case .reference(let reference): return self.reference(reference)
         case .location(let location): return try self.location(location, at: path)
         case .list:
-            throw EncodingError.invalidValue(
-                value, EncodingError.Context(codingPath: path, debugDescription: "A list cannot hold lists."))
+            throw EncodingError.invalid(value, at: path, "A list cannot hold lists.")
         }
     }
 
     private static func finite(_ number: Double, at path: [any CodingKey]) throws -> WireJSON {
         guard number.isFinite else {
-            throw EncodingError.invalidValue(
-                number,
-                EncodingError.Context(
-                    codingPath: path, debugDescription: "Unable to encode Double.\(number) directly in JSON."))
+            throw EncodingError.invalid(number, at: path, "Unable to encode Double.\(number) directly in JSON.")
         }
         return .double(number)
     }
@@ -100,12 +94,10 @@ enum WireField {
     /// Whole milliseconds since 1970, rounded to the nearest.
     static func milliseconds(_ date: Date, at path: [any CodingKey]) throws -> WireJSON {
         guard let milliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) else {
-            throw EncodingError.invalidValue(
-                date,
-                EncodingError.Context(
-                    codingPath: path,
-                    debugDescription: "The date \(date.timeIntervalSince1970) seconds from 1970 is beyond the "
-                        + "milliseconds that an Int64 timestamp counts."))
+            throw EncodingError.invalid(
+                date, at: path,
+                "The date \(date.timeIntervalSince1970) seconds from 1970 is beyond the milliseconds that an Int64 "
+                    + "timestamp counts.")
         }
         return .int64(milliseconds)
     }
