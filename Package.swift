@@ -13,6 +13,11 @@ let package = Package(
             dependencies: ["RecordCodable"],
             path: "Examples/quickstart"
         ),
+        .executableTarget(
+            name: "server-json",
+            dependencies: ["RecordCodable"],
+            path: "Examples/server-json"
+        ),
         .testTarget(
             name: "RecordCodableTests",
             dependencies: ["RecordCodable"]
