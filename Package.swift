@@ -18,6 +18,12 @@ let package = Package(
             dependencies: ["RecordCodable"],
             path: "Examples/server-json"
         ),
+        .executableTarget(
+            name: "benchmark",
+            dependencies: ["RecordCodable"],
+            path: "Benchmarks/benchmark",
+            exclude: ["generate-wide-model.py"]
+        ),
         .testTarget(
             name: "RecordCodableTests",
             dependencies: ["RecordCodable"]

@@ -9,82 +9,107 @@ import Foundation
 /// 3. Any other type decodes itself from a ``ValueDecoder``. When it asks for a container that
 ///    JSON bytes hold, the bytes are decoded as JSON instead.
 extension RecordDecodingEngine {
-    func decodeField<T: Decodable>(_ type: T.Type, from value: RecordValue, at node: CodingPathNode) throws -> T {
-        if let special = try decodeSpecial(type, from: value, at: node) { return special }
-        if case .asset(let asset) = value, T.self is any RecordAssetValue.Type {
-            return try readAsset(type, from: asset, at: node)
+    func decodeField<T: Decodable>(_ type: T.Type, from value: RecordValue, at path: CodingPath) throws -> T {
+        if let special = SpecialType(T.self), !special.isList || !value.isBytes {
+            return try decodeSpecial(special, as: type, from: value, at: path)
         }
-        let decoder = ValueDecoder(engine: self, value: value, node: node, canRestartAsJSON: true)
+        if case .asset(let asset) = value, T.self is any RecordAssetValue.Type {
+            return try readAsset(type, from: asset, at: path)
+        }
+        var decoder = makeValueDecoder(for: value, at: path, canRestartAsJSON: true)
+        defer { recycle(&decoder) }
         do {
             return try T(from: decoder)
         } catch where decoder.needsJSON {
             // The value is stored as JSON: decode it whole with the JSON decoder.
-            guard case .bytes(let data) = value else { throw DecodingError.typeMismatch(type, found: value, at: node) }
-            return try decodeJSON(type, from: data, at: node)
+            guard case .bytes(let data) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
+            return try decodeJSON(type, from: data, at: path)
         }
     }
 
-    /// The value of a type with a fixed mapping, or `nil` for any other type.
-    func decodeSpecial<T: Decodable>(_ type: T.Type, from value: RecordValue, at node: CodingPathNode) throws -> T? {
-        if T.self == Date.self {
-            guard case .date(let date) = value else { throw DecodingError.typeMismatch(type, found: value, at: node) }
-            return date as? T
-        }
-        if T.self == [String].self, case .list(let elements) = value {
-            return try elements.enumerated().map { index, element in
-                try Unbox.string(element, at: node.appending(index: index))
-            } as? T
-        }
-        if T.self == [Int].self, case .list(let elements) = value {
-            return try elements.enumerated().map { index, element in
-                try Unbox.integer(Int.self, from: element, at: node.appending(index: index))
-            } as? T
-        }
-        if T.self == URL.self { return try Unbox.url(value, at: node) as? T }
-        if T.self == UUID.self { return try Unbox.uuid(value, at: node) as? T }
-        if T.self == Data.self {
-            guard case .bytes(let data) = value else { throw DecodingError.typeMismatch(type, found: value, at: node) }
-            return data as? T
-        }
-        if T.self == Decimal.self { return try Unbox.decimal(value, at: node) as? T }
-        if T.self == RecordReference.self {
+    /// The value of a type with a fixed mapping. (A list type whose field holds JSON bytes takes
+    /// the general route instead.)
+    ///
+    /// The result is built as its own type and handed over as `T` by ``reinterpret(_:as:)``, which,
+    /// unlike a cast, costs nothing.
+    private func decodeSpecial<T>(_ special: SpecialType, as type: T.Type, from value: RecordValue, at path: CodingPath)
+        throws -> T
+    {
+        switch special {
+        case .date:
+            guard case .date(let date) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
+            return try reinterpret(date, as: type)
+        case .data:
+            guard case .bytes(let data) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
+            return try reinterpret(data, as: type)
+        case .url:
+            return try reinterpret(Unbox.url(value, at: path), as: type)
+        case .uuid:
+            return try reinterpret(Unbox.uuid(value, at: path), as: type)
+        case .decimal:
+            return try reinterpret(Unbox.decimal(value, at: path), as: type)
+        case .reference:
             guard case .reference(let reference) = value else {
-                throw DecodingError.typeMismatch(type, found: value, at: node)
+                throw DecodingError.typeMismatch(type, found: value, at: path)
             }
-            return reference as? T
-        }
-        if T.self == RecordAsset.self {
-            guard case .asset(let asset) = value else { throw DecodingError.typeMismatch(type, found: value, at: node) }
-            return asset as? T
-        }
-        if T.self == RecordLocation.self {
+            return try reinterpret(reference, as: type)
+        case .asset:
+            guard case .asset(let asset) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
+            return try reinterpret(asset, as: type)
+        case .location:
             guard case .location(let location) = value else {
-                throw DecodingError.typeMismatch(type, found: value, at: node)
+                throw DecodingError.typeMismatch(type, found: value, at: path)
             }
-            return location as? T
+            return try reinterpret(location, as: type)
+        case .strings:
+            guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
+            let strings = try elements(of: list, at: path) { if case .string(let string) = $0 { string } else { nil } }
+                orThrow: { try Unbox.string($0, at: $1) }
+            return try reinterpret(strings, as: type)
+        case .integers:
+            guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
+            let integers = try elements(of: list, at: path) { if case .int64(let number) = $0 { Int(exactly: number) } else { nil } }
+                orThrow: { try Unbox.integer(Int.self, from: $0, at: $1) }
+            return try reinterpret(integers, as: type)
+        case .doubles:
+            guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
+            let doubles = try elements(of: list, at: path) { if case .double(let number) = $0 { number } else { nil } }
+                orThrow: { try Unbox.double($0, at: $1) }
+            return try reinterpret(doubles, as: type)
+        case .dates:
+            guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
+            let dates = try elements(of: list, at: path) { if case .date(let date) = $0 { date } else { nil } } orThrow: {
+                element, elementPath -> Date in
+                throw DecodingError.typeMismatch(Date.self, found: element, at: elementPath)
+            }
+            return try reinterpret(dates, as: type)
         }
-        if T.self == [Double].self, case .list(let elements) = value {
-            return try elements.enumerated().map { index, element in
-                try Unbox.double(element, at: node.appending(index: index))
-            } as? T
+    }
+
+    /// A list's elements read by `read`, a check that costs next to nothing when it passes. An
+    /// element it refuses goes to `unbox`, with its path, to be converted the slow way or to throw.
+    private func elements<Element>(
+        of list: [RecordValue], at path: CodingPath, _ read: (RecordValue) -> Element?,
+        orThrow unbox: (RecordValue, CodingPath) throws -> Element
+    ) throws -> [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(list.count)
+        for index in list.indices {
+            if let element = read(list[index]) {
+                result.append(element)
+            } else {
+                result.append(try unbox(list[index], CodingPath(parent: path.node, last: .index(index))))
+            }
         }
-        if T.self == [Date].self, case .list(let elements) = value {
-            return try elements.enumerated().map { index, element in
-                guard case .date(let date) = element else {
-                    throw DecodingError.typeMismatch(Date.self, found: element, at: node.appending(index: index))
-                }
-                return date
-            } as? T
-        }
-        return nil
+        return result
     }
 
     /// Reads a ``RecordAssetValue`` from the JSON file its asset points to.
-    private func readAsset<T: Decodable>(_ type: T.Type, from asset: RecordAsset, at node: CodingPathNode) throws -> T {
+    private func readAsset<T: Decodable>(_ type: T.Type, from asset: RecordAsset, at path: CodingPath) throws -> T {
         guard let file = asset.fileURL else {
             throw DecodingError.corrupted(
                 "The asset for \(type) has no local file: download it and set its fileURL before decoding.",
-                at: node)
+                at: path)
         }
         let data: Data
         do {
@@ -92,129 +117,141 @@ extension RecordDecodingEngine {
         } catch {
             throw DecodingError.corrupted(
                 "Cannot read the asset file \(file.path) for \(type): \(error.localizedDescription)",
-                at: node, underlyingError: error)
+                at: path, underlyingError: error)
         }
-        return try decodeJSON(type, from: data, at: node)
+        return try decodeJSON(type, from: data, at: path)
     }
 }
 
 /// Reads plain values out of record values, with the checks that keep them lossless.
 enum Unbox {
-    static func string(_ value: RecordValue, at node: @autoclosure () -> CodingPathNode) throws -> String {
+    static func string(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> String {
         guard case .string(let string) = value else {
-            throw DecodingError.typeMismatch(String.self, found: value, at: node())
+            throw DecodingError.typeMismatch(String.self, found: value, at: path())
         }
         return string
     }
 
     /// A `Bool` is stored as the integer 0 or 1; any other number is corrupt, not `false`.
-    static func bool(_ value: RecordValue, at node: @autoclosure () -> CodingPathNode) throws -> Bool {
+    static func bool(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> Bool {
         switch value {
         case .int64(0): return false
         case .int64(1): return true
         case .int64(let number):
-            throw DecodingError.corrupted("Number \(number) is not a valid Bool: expected 0 or 1.", at: node())
+            throw DecodingError.corrupted("Number \(number) is not a valid Bool: expected 0 or 1.", at: path())
         case .double(let number):
-            throw DecodingError.corrupted("Number \(number) is not a valid Bool: expected 0 or 1.", at: node())
+            throw DecodingError.corrupted("Number \(number) is not a valid Bool: expected 0 or 1.", at: path())
         default:
-            throw DecodingError.typeMismatch(Bool.self, found: value, at: node())
+            throw DecodingError.typeMismatch(Bool.self, found: value, at: path())
         }
     }
 
     /// An integer from an `int64` in range, or from a `double` that is integral and in range.
+    @inline(__always)
     static func integer<I: FixedWidthInteger>(
-        _ type: I.Type, from value: RecordValue, at node: @autoclosure () -> CodingPathNode
+        _ type: I.Type, from value: RecordValue, at path: @autoclosure () -> CodingPath
     ) throws -> I {
+        // The common case compares and converts without an optional, which generic code would
+        // have to make the metadata of at run time.
+        if case .int64(let number) = value, number >= I.min, number <= I.max {
+            return I(truncatingIfNeeded: number)
+        }
+        return try otherInteger(type, from: value, at: path())
+    }
+
+    @inline(never)
+    private static func otherInteger<I: FixedWidthInteger>(_ type: I.Type, from value: RecordValue, at path: CodingPath)
+        throws -> I
+    {
         switch value {
         case .int64(let number):
-            guard let integer = I(exactly: number) else { throw DecodingError.numberDoesNotFit(number, in: type, at: node()) }
-            return integer
+            throw DecodingError.numberDoesNotFit(number, in: type, at: path)
         case .double(let number):
-            guard let integer = I(exactly: number) else { throw DecodingError.numberDoesNotFit(number, in: type, at: node()) }
+            guard let integer = I(exactly: number) else { throw DecodingError.numberDoesNotFit(number, in: type, at: path) }
             return integer
         default:
-            throw DecodingError.typeMismatch(type, found: value, at: node())
+            throw DecodingError.typeMismatch(type, found: value, at: path)
         }
     }
 
     /// A `Double` from a `double`, or from an `int64` that a `Double` represents exactly.
-    static func double(_ value: RecordValue, at node: @autoclosure () -> CodingPathNode) throws -> Double {
+    static func double(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> Double {
         switch value {
         case .double(let number):
             return number
         case .int64(let number):
             guard let double = Double(exactly: number) else {
-                throw DecodingError.numberDoesNotFit(number, in: Double.self, at: node())
+                throw DecodingError.numberDoesNotFit(number, in: Double.self, at: path())
             }
             return double
         default:
-            throw DecodingError.typeMismatch(Double.self, found: value, at: node())
+            throw DecodingError.typeMismatch(Double.self, found: value, at: path())
         }
     }
 
     /// A `Float` from a `double`, rounded to the nearest `Float`, or from an `int64` that a `Float`
     /// represents exactly. A finite number beyond `Float`'s range is corrupt, not infinity.
-    static func float(_ value: RecordValue, at node: @autoclosure () -> CodingPathNode) throws -> Float {
+    static func float(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> Float {
         switch value {
         case .double(let number):
             let float = Float(number)
             guard float.isFinite || !number.isFinite else {
-                throw DecodingError.numberDoesNotFit(number, in: Float.self, at: node())
+                throw DecodingError.numberDoesNotFit(number, in: Float.self, at: path())
             }
             return float
         case .int64(let number):
             guard let float = Float(exactly: number) else {
-                throw DecodingError.numberDoesNotFit(number, in: Float.self, at: node())
+                throw DecodingError.numberDoesNotFit(number, in: Float.self, at: path())
             }
             return float
         default:
-            throw DecodingError.typeMismatch(Float.self, found: value, at: node())
+            throw DecodingError.typeMismatch(Float.self, found: value, at: path())
         }
     }
 
     /// A web URL from its text, or a file's URL from an asset (its local file, else its download
     /// address).
-    static func url(_ value: RecordValue, at node: CodingPathNode) throws -> URL {
+    static func url(_ value: RecordValue, at path: CodingPath) throws -> URL {
         switch value {
         case .string(let string):
             guard let url = URL(string: string) else {
-                throw DecodingError.corrupted("Invalid URL string '\(string)'.", at: node)
+                throw DecodingError.corrupted("Invalid URL string '\(string)'.", at: path)
             }
             return url
         case .asset(let asset):
             if let fileURL = asset.fileURL { return fileURL }
             if let address = asset.downloadURL, let url = URL(string: address) { return url }
-            throw DecodingError.corrupted("The asset has neither a file URL nor a valid download URL.", at: node)
+            throw DecodingError.corrupted("The asset has neither a file URL nor a valid download URL.", at: path)
         default:
-            throw DecodingError.typeMismatch(URL.self, found: value, at: node)
+            throw DecodingError.typeMismatch(URL.self, found: value, at: path)
         }
     }
 
-    static func uuid(_ value: RecordValue, at node: CodingPathNode) throws -> UUID {
-        guard case .string(let string) = value else { throw DecodingError.typeMismatch(UUID.self, found: value, at: node) }
+    static func uuid(_ value: RecordValue, at path: CodingPath) throws -> UUID {
+        guard case .string(let string) = value else { throw DecodingError.typeMismatch(UUID.self, found: value, at: path) }
         guard let uuid = UUID(uuidString: string) else {
-            throw DecodingError.corrupted("Attempted to decode UUID from invalid UUID string '\(string)'.", at: node)
+            throw DecodingError.corrupted("Attempted to decode UUID from invalid UUID string '\(string)'.", at: path)
         }
         return uuid
     }
 
     /// A `Decimal` from its exact text, from an integer, or from a double's shortest text.
-    static func decimal(_ value: RecordValue, at node: CodingPathNode) throws -> Decimal {
+    static func decimal(_ value: RecordValue, at path: CodingPath) throws -> Decimal {
         switch value {
         case .string(let string):
             guard let decimal = DecimalText.parse(string) else {
-                throw DecodingError.corrupted("'\(string)' is not a number that fits in Decimal.", at: node)
+                throw DecodingError.corrupted("'\(string)' is not a number that fits in Decimal.", at: path)
             }
             return decimal
         case .int64(let number):
             return Decimal(number)
         case .double(let number):
             guard number.isFinite, let decimal = DecimalText.parse(number.description) else {
-                throw DecodingError.numberDoesNotFit(number, in: Decimal.self, at: node)
+                throw DecodingError.numberDoesNotFit(number, in: Decimal.self, at: path)
             }
             return decimal
         default:
-            throw DecodingError.typeMismatch(Decimal.self, found: value, at: node)
+            throw DecodingError.typeMismatch(Decimal.self, found: value, at: path)
         }
     }
 }

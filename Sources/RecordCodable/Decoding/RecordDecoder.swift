@@ -43,6 +43,8 @@ public struct RecordDecoder: Sendable {
     ///   for a missing field, `typeMismatch` for a field of another type, `dataCorrupted` for a
     ///   value out of its type's range or not valid for it.
     public func decode<T: Decodable>(_ type: T.Type, from record: Record) throws -> T {
-        try T(from: RecordDecodingEngine(record: record, options: self))
+        let engine = RecordDecodingEngine(record: record, options: self)
+        defer { engine.finish() }
+        return try T(from: engine)
     }
 }

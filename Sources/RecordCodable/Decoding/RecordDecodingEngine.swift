@@ -82,20 +82,45 @@ final class RecordDecodingEngine: Decoder {
         return decoder
     }()
 
-    /// Decodes a value from its JSON, with any error's coding path starting at `node`.
-    func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data, at node: CodingPathNode) throws -> T {
+    /// Decodes a value from its JSON, with any error's coding path starting at `path`.
+    func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data, at path: CodingPath) throws -> T {
         do {
             return try jsonDecoder.decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw error.prefixingPath(with: node.path)
+            throw error.prefixingPath(with: path.keys)
         }
     }
 
     /// A decoder positioned on the JSON in `data`, for a model that reads a nested value through
     /// containers rather than as one `Decodable` value.
-    func jsonDecoder(for data: Data, at node: CodingPathNode) throws -> any Decoder {
-        let decoder = try decodeJSON(DecoderCapture.self, from: data, at: node).decoder
-        return PrefixedDecoder(base: decoder, prefix: node.path)
+    func jsonDecoder(for data: Data, at path: CodingPath) throws -> any Decoder {
+        let decoder = try decodeJSON(DecoderCapture.self, from: data, at: path).decoder
+        return PrefixedDecoder(base: decoder, prefix: path.keys)
+    }
+
+    // MARK: Value decoders
+
+    /// A value decoder that finished its value and can decode the next one.
+    private var spareValueDecoder: ValueDecoder?
+
+    /// A value decoder for `value` at `path`: the spare one if there is one.
+    func makeValueDecoder(for value: RecordValue?, at path: CodingPath, canRestartAsJSON: Bool) -> ValueDecoder {
+        let decoder = spareValueDecoder ?? ValueDecoder(engine: self)
+        spareValueDecoder = nil
+        decoder.start(value, at: path, canRestartAsJSON: canRestartAsJSON)
+        return decoder
+    }
+
+    /// Keeps a value decoder for the next value, unless the value kept a reference to it.
+    func recycle(_ decoder: inout ValueDecoder) {
+        guard isKnownUniquelyReferenced(&decoder) else { return }
+        decoder.finish()
+        spareValueDecoder = decoder
+    }
+
+    /// Lets go of the spare decoder, which refers back to the engine, once decoding is done.
+    func finish() {
+        spareValueDecoder = nil
     }
 }
 

@@ -29,19 +29,19 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         if engine.isIdentifier(key) { return engine.record.recordName }
-        return try Unbox.string(field(key), at: node(key))
+        return try Unbox.string(field(key), at: .field(key))
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try Unbox.bool(identifierOrField(key, as: type), at: node(key))
+        try Unbox.bool(identifierOrField(key, as: type), at: .field(key))
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try Unbox.double(identifierOrField(key, as: type), at: node(key))
+        try Unbox.double(identifierOrField(key, as: type), at: .field(key))
     }
 
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try Unbox.float(identifierOrField(key, as: type), at: node(key))
+        try Unbox.float(identifierOrField(key, as: type), at: .field(key))
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, forKey: key) }
@@ -56,10 +56,13 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, forKey: key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        if let metadata = try metadata(as: type) { return metadata }
+        // A RecordMetadata property is never a field: it reads the record's metadata, which a
+        // record the server has not seen yet has none of.
+        if T.self == RecordMetadata.self { return try reinterpret(engine.record.metadata ?? RecordMetadata(), as: type) }
+        if KnownTypes.isOptionalMetadata(T.self) { return try reinterpret(engine.record.metadata, as: type) }
         if engine.isIdentifier(key) { return try identifier(as: type, forKey: key) }
         guard let value = engine.field(forKey: key) else { return try missingValue(type, forKey: key) }
-        return try engine.decodeField(type, from: value, at: node(key))
+        return try engine.decodeField(type, from: value, at: .field(key))
     }
 
     // MARK: Optional values
@@ -69,19 +72,19 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         if engine.isIdentifier(key) { return engine.record.recordName }
-        return try engine.field(forKey: key).map { try Unbox.string($0, at: node(key)) }
+        return try engine.field(forKey: key).map { try Unbox.string($0, at: .field(key)) }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try optionalField(key, as: type).map { try Unbox.bool($0, at: node(key)) }
+        try optionalField(key, as: type).map { try Unbox.bool($0, at: .field(key)) }
     }
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try optionalField(key, as: type).map { try Unbox.double($0, at: node(key)) }
+        try optionalField(key, as: type).map { try Unbox.double($0, at: .field(key)) }
     }
 
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try optionalField(key, as: type).map { try Unbox.float($0, at: node(key)) }
+        try optionalField(key, as: type).map { try Unbox.float($0, at: .field(key)) }
     }
 
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalInteger(type, forKey: key) }
@@ -110,10 +113,10 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        if T.self == RecordMetadata.self { return engine.record.metadata as? T }
+        if T.self == RecordMetadata.self { return try engine.record.metadata.map { try reinterpret($0, as: type) } }
         if engine.isIdentifier(key) { return try identifier(as: type, forKey: key) }
         guard let value = engine.field(forKey: key) else { return nil }
-        return try engine.decodeField(type, from: value, at: node(key))
+        return try engine.decodeField(type, from: value, at: .field(key))
     }
 
     // MARK: Nested containers
@@ -134,14 +137,12 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(engine: engine, value: engine.field(forKey: key), node: node(key), canRestartAsJSON: false)
+        let decoder = ValueDecoder(engine: engine)
+        decoder.start(engine.field(forKey: key), at: .field(key), canRestartAsJSON: false)
+        return decoder
     }
 
     // MARK: Helpers
-
-    private func node(_ key: Key) -> CodingPathNode {
-        CodingPathNode.root.appending(key)
-    }
 
     private func field(_ key: Key) throws -> RecordValue {
         guard let value = engine.field(forKey: key) else { throw DecodingError.keyNotFound(key, at: .root) }
@@ -153,7 +154,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     private func identifierOrField(_ key: Key, as type: Any.Type) throws -> RecordValue {
         guard engine.isIdentifier(key) else { return try field(key) }
         throw DecodingError.corrupted(
-            "The record name '\(engine.record.recordName)' cannot be read as \(type).", at: node(key))
+            "The record name '\(engine.record.recordName)' cannot be read as \(type).", at: .field(key))
     }
 
     private func optionalField(_ key: Key, as type: Any.Type) throws -> RecordValue? {
@@ -164,30 +165,36 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     /// field is missing, as the encoder stores `nil` as no field; for any other type the field is
     /// missing: `keyNotFound`.
     private func missingValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let decoder = ValueDecoder(engine: engine, value: nil, node: node(key), canRestartAsJSON: false)
+        var decoder = engine.makeValueDecoder(for: nil, at: .field(key), canRestartAsJSON: false)
+        defer { engine.recycle(&decoder) }
         guard let value = try? T(from: decoder) else { throw DecodingError.keyNotFound(key, at: .root) }
         return value
     }
 
     private func nestedDecoder(forKey key: Key) throws -> ValueDecoder {
-        ValueDecoder(engine: engine, value: try field(key), node: node(key), canRestartAsJSON: false)
+        let decoder = ValueDecoder(engine: engine)
+        decoder.start(try field(key), at: .field(key), canRestartAsJSON: false)
+        return decoder
     }
 
+    // Inlined into each integer overload, so that each is compiled for its own integer type.
+    @inline(__always)
     private func integer<I: FixedWidthInteger>(_ type: I.Type, forKey key: Key) throws -> I {
         if engine.isIdentifier(key) { return try identifierNumber(type, forKey: key) }
-        return try Unbox.integer(type, from: field(key), at: node(key))
+        return try Unbox.integer(type, from: field(key), at: .field(key))
     }
 
+    @inline(__always)
     private func optionalInteger<I: FixedWidthInteger>(_ type: I.Type, forKey key: Key) throws -> I? {
         if engine.isIdentifier(key) { return try identifierNumber(type, forKey: key) }
-        return try engine.field(forKey: key).map { try Unbox.integer(type, from: $0, at: node(key)) }
+        return try engine.field(forKey: key).map { try Unbox.integer(type, from: $0, at: .field(key)) }
     }
 
     /// The record's name read as an integer identifier.
     private func identifierNumber<I: FixedWidthInteger>(_ type: I.Type, forKey key: Key) throws -> I {
         let name = engine.record.recordName
         guard let number = I(name, radix: 10) else {
-            throw DecodingError.corrupted("The record name '\(name)' is not a valid \(type).", at: node(key))
+            throw DecodingError.corrupted("The record name '\(name)' is not a valid \(type).", at: .field(key))
         }
         return number
     }
@@ -197,22 +204,10 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     private func identifier<T: Decodable>(as type: T.Type, forKey key: Key) throws -> T {
         let name = engine.record.recordName
         do {
-            return try engine.decodeField(type, from: .string(name), at: node(key))
+            return try engine.decodeField(type, from: .string(name), at: .field(key))
         } catch let error as DecodingError {
             throw DecodingError.corrupted(
-                "The record name '\(name)' cannot be read as \(type).", at: node(key), underlyingError: error)
+                "The record name '\(name)' cannot be read as \(type).", at: .field(key), underlyingError: error)
         }
-    }
-
-    /// The record's metadata when `T` is `RecordMetadata`, which is never a field. A record the
-    /// server has not seen yet has empty metadata.
-    private func metadata<T>(as type: T.Type) throws -> T? {
-        if T.self == RecordMetadata.self {
-            return (engine.record.metadata ?? RecordMetadata()) as? T
-        }
-        if T.self == RecordMetadata?.self {
-            return Optional(engine.record.metadata as Any) as? T
-        }
-        return nil
     }
 }

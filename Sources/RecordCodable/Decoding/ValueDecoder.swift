@@ -11,41 +11,63 @@ import Foundation
 final class ValueDecoder: Decoder, SingleValueDecodingContainer {
     let engine: RecordDecodingEngine
     /// The value to decode, or `nil` for a field that is missing.
-    let value: RecordValue?
-    let node: CodingPathNode
+    private(set) var value: RecordValue?
+    private(set) var path = CodingPath.root
     /// Whether the caller decodes the whole value as JSON when this decoder asks it to.
-    let canRestartAsJSON: Bool
+    private(set) var canRestartAsJSON = false
     /// Set once the value has asked for a container that only its JSON has.
     private(set) var needsJSON = false
+    private var pathNode: CodingPathNode?
 
-    init(engine: RecordDecodingEngine, value: RecordValue?, node: CodingPathNode, canRestartAsJSON: Bool) {
+    init(engine: RecordDecodingEngine) {
         self.engine = engine
+    }
+
+    /// Makes the decoder ready for `value`. Decoders are reused from value to value, so that a
+    /// record with many fields does not allocate one per field.
+    func start(_ value: RecordValue?, at path: CodingPath, canRestartAsJSON: Bool) {
         self.value = value
-        self.node = node
+        self.path = path
         self.canRestartAsJSON = canRestartAsJSON
+        needsJSON = false
+        pathNode = nil
+    }
+
+    /// Lets go of the value, so that a spare decoder holds no data.
+    func finish() {
+        value = nil
+    }
+
+    /// The node of the value's path, built once, when an element or an error first needs it.
+    var node: CodingPathNode {
+        if let pathNode { return pathNode }
+        let node = path.node
+        pathNode = node
+        return node
     }
 
     // MARK: Decoder
 
     var codingPath: [any CodingKey] { node.path }
+
     var userInfo: [CodingUserInfoKey: Any] { engine.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let value = try present([String: Any].self)
+        let value = try present(KnownTypes.dictionary)
         guard case .bytes(let data) = value else {
-            throw DecodingError.typeMismatch([String: Any].self, found: value, at: node)
+            throw DecodingError.typeMismatch(KnownTypes.dictionary, found: value, at: path)
         }
         return try jsonDecoder(for: data).container(keyedBy: type)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        switch try present([Any].self) {
+        switch try present(KnownTypes.array) {
         case .list(let elements):
             return ListDecodingContainer(decoder: self, elements: elements)
         case .bytes(let data):
             return try jsonDecoder(for: data).unkeyedContainer()
         case let value:
-            throw DecodingError.typeMismatch([Any].self, found: value, at: node)
+            throw DecodingError.typeMismatch(KnownTypes.array, found: value, at: path)
         }
     }
 
@@ -59,12 +81,12 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
             needsJSON = true
             throw NeedsJSON()
         }
-        return try engine.jsonDecoder(for: data, at: node)
+        return try engine.jsonDecoder(for: data, at: path)
     }
 
     private func present(_ type: Any.Type) throws -> RecordValue {
         guard let value else {
-            throw DecodingError.valueNotFound(type, at: node, "Expected \(type) value but found nothing instead.")
+            throw DecodingError.valueNotFound(type, at: path, "Expected \(type) value but found nothing instead.")
         }
         return value
     }
@@ -73,25 +95,25 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
 
     func decodeNil() -> Bool { value == nil }
 
-    func decode(_ type: String.Type) throws -> String { try Unbox.string(present(type), at: node) }
-    func decode(_ type: Bool.Type) throws -> Bool { try Unbox.bool(present(type), at: node) }
-    func decode(_ type: Double.Type) throws -> Double { try Unbox.double(present(type), at: node) }
-    func decode(_ type: Float.Type) throws -> Float { try Unbox.float(present(type), at: node) }
-    func decode(_ type: Int.Type) throws -> Int { try Unbox.integer(type, from: present(type), at: node) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try Unbox.integer(type, from: present(type), at: node) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try Unbox.integer(type, from: present(type), at: node) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try Unbox.integer(type, from: present(type), at: node) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try Unbox.integer(type, from: present(type), at: node) }
-    func decode(_ type: UInt.Type) throws -> UInt { try Unbox.integer(type, from: present(type), at: node) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try Unbox.integer(type, from: present(type), at: node) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try Unbox.integer(type, from: present(type), at: node) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try Unbox.integer(type, from: present(type), at: node) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try Unbox.integer(type, from: present(type), at: node) }
+    func decode(_ type: String.Type) throws -> String { try Unbox.string(present(type), at: path) }
+    func decode(_ type: Bool.Type) throws -> Bool { try Unbox.bool(present(type), at: path) }
+    func decode(_ type: Double.Type) throws -> Double { try Unbox.double(present(type), at: path) }
+    func decode(_ type: Float.Type) throws -> Float { try Unbox.float(present(type), at: path) }
+    func decode(_ type: Int.Type) throws -> Int { try Unbox.integer(type, from: present(type), at: path) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try Unbox.integer(type, from: present(type), at: path) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try Unbox.integer(type, from: present(type), at: path) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try Unbox.integer(type, from: present(type), at: path) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try Unbox.integer(type, from: present(type), at: path) }
+    func decode(_ type: UInt.Type) throws -> UInt { try Unbox.integer(type, from: present(type), at: path) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try Unbox.integer(type, from: present(type), at: path) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try Unbox.integer(type, from: present(type), at: path) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try Unbox.integer(type, from: present(type), at: path) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try Unbox.integer(type, from: present(type), at: path) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // With no value, an optional (or a wrapper of one) still decodes: as nil.
         guard let value else { return try T(from: self) }
-        return try engine.decodeField(type, from: value, at: node)
+        return try engine.decodeField(type, from: value, at: path)
     }
 }
 
@@ -113,42 +135,42 @@ private struct ListDecodingContainer: UnkeyedDecodingContainer {
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    private var elementNode: CodingPathNode { decoder.node.appending(index: currentIndex) }
+    private var elementPath: CodingPath { CodingPath(parent: decoder.node, last: .index(currentIndex)) }
 
     /// The next element. The index moves on only once the element has been decoded, so that a
     /// failed decode can be retried as another type, as Foundation's containers allow.
     private func peek(_ type: Any.Type) throws -> RecordValue {
         guard currentIndex < elements.count else {
-            throw DecodingError.valueNotFound(type, at: elementNode, "Unkeyed container is at end.")
+            throw DecodingError.valueNotFound(type, at: elementPath, "Unkeyed container is at end.")
         }
         return elements[currentIndex]
     }
 
     mutating func decodeNil() throws -> Bool {
-        _ = try peek(Never?.self)
+        _ = try peek(Any.self)
         return false
     }
 
     mutating func decode(_ type: String.Type) throws -> String {
-        let string = try Unbox.string(peek(type), at: elementNode)
+        let string = try Unbox.string(peek(type), at: elementPath)
         currentIndex += 1
         return string
     }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
-        let bool = try Unbox.bool(peek(type), at: elementNode)
+        let bool = try Unbox.bool(peek(type), at: elementPath)
         currentIndex += 1
         return bool
     }
 
     mutating func decode(_ type: Double.Type) throws -> Double {
-        let double = try Unbox.double(peek(type), at: elementNode)
+        let double = try Unbox.double(peek(type), at: elementPath)
         currentIndex += 1
         return double
     }
 
     mutating func decode(_ type: Float.Type) throws -> Float {
-        let float = try Unbox.float(peek(type), at: elementNode)
+        let float = try Unbox.float(peek(type), at: elementPath)
         currentIndex += 1
         return float
     }
@@ -165,13 +187,13 @@ private struct ListDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
     private mutating func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
-        let integer = try Unbox.integer(type, from: peek(type), at: elementNode)
+        let integer = try Unbox.integer(type, from: peek(type), at: elementPath)
         currentIndex += 1
         return integer
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let value = try decoder.engine.decodeField(type, from: peek(type), at: elementNode)
+        let value = try decoder.engine.decodeField(type, from: peek(type), at: elementPath)
         currentIndex += 1
         return value
     }
@@ -185,7 +207,7 @@ private struct ListDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let container = try elementDecoder(peek([Any].self)).unkeyedContainer()
+        let container = try elementDecoder(peek(KnownTypes.array)).unkeyedContainer()
         currentIndex += 1
         return container
     }
@@ -197,6 +219,8 @@ private struct ListDecodingContainer: UnkeyedDecodingContainer {
     }
 
     private func elementDecoder(_ element: RecordValue) -> ValueDecoder {
-        ValueDecoder(engine: decoder.engine, value: element, node: elementNode, canRestartAsJSON: false)
+        let elementDecoder = ValueDecoder(engine: decoder.engine)
+        elementDecoder.start(element, at: elementPath, canRestartAsJSON: false)
+        return elementDecoder
     }
 }

@@ -11,12 +11,13 @@ import Foundation
 ///    asks for whether it has a native form. If it has not, it is stored as JSON bytes.
 extension RecordEncodingEngine {
     /// The field for `value`, or `nil` when the value is `nil` and stores no field.
-    func encodeField<T: Encodable>(_ value: T, at node: CodingPathNode) throws -> EncodedValue? {
+    func encodeField<T: Encodable>(_ value: T, at path: CodingPath) throws -> EncodedValue? {
         if let special = encodeSpecial(value) { return special }
-        if let assetValue = value as? any RecordAssetValue {
-            return try writeAsset(assetValue, at: node)
+        if T.self is any RecordAssetValue.Type, let assetValue = value as? any RecordAssetValue {
+            return try writeAsset(assetValue, at: path)
         }
-        let encoder = ValueEncoder(engine: self, node: node, isElement: false)
+        var encoder = makeValueEncoder(at: path, isElement: false)
+        defer { recycle(&encoder) }
         var hasNativeForm = true
         do {
             try value.encode(to: encoder)
@@ -28,76 +29,90 @@ extension RecordEncodingEngine {
             // report any error that is really the value's.
         }
         if !hasNativeForm || encoder.hasNoNativeForm || (encoder.isList && value is any DictionaryMarker) {
-            let data = try encodeJSON(value, at: node)
+            let data = try encodeJSON(value, at: path)
             return EncodedValue(.bytes(data), size: data.count)
         }
-        return try encoder.result()
+        return encoder.result()
     }
 
     /// The value of one element of a list: a native single value, or ``NoNativeForm`` when the
     /// element is `nil`, a list, or has no native form — then the whole list is stored as JSON.
-    func encodeElement<T: Encodable>(_ value: T, at node: CodingPathNode) throws -> EncodedValue {
+    func encodeElement<T: Encodable>(_ value: T, at path: CodingPath) throws -> EncodedValue {
         if let special = encodeSpecial(value) {
             guard case .list = special.value else { return special }
             throw NoNativeForm()
         }
-        if value is any RecordAssetValue { throw NoNativeForm() }
-        let encoder = ValueEncoder(engine: self, node: node, isElement: true)
+        if T.self is any RecordAssetValue.Type { throw NoNativeForm() }
+        var encoder = makeValueEncoder(at: path, isElement: true)
+        defer { recycle(&encoder) }
         try value.encode(to: encoder)
-        guard !encoder.hasNoNativeForm, let element = try encoder.result() else { throw NoNativeForm() }
+        guard !encoder.hasNoNativeForm, let element = encoder.result() else { throw NoNativeForm() }
         return element
     }
 
     /// The field for a value whose type has a fixed mapping, or `nil` for any other type.
+    ///
+    /// The value is taken as its own type by ``reinterpret(_:as:)``, which, unlike a cast, costs
+    /// nothing.
     func encodeSpecial<T: Encodable>(_ value: T) -> EncodedValue? {
-        if T.self == Date.self, let date = value as? Date {
-            return EncodedValue(.date(date), size: 8)
-        }
-        if T.self == [String].self, let strings = value as? [String] {
+        guard let special = SpecialType(T.self) else { return nil }
+        return try? encodeSpecial(special, value)
+    }
+
+    private func encodeSpecial<T: Encodable>(_ special: SpecialType, _ value: T) throws -> EncodedValue {
+        switch special {
+        case .date:
+            return EncodedValue(.date(try reinterpret(value, as: Date.self)), size: 8)
+        case .data:
+            let data = try reinterpret(value, as: Data.self)
+            return EncodedValue(.bytes(data), size: data.count)
+        case .url:
+            let url = try reinterpret(value, as: URL.self)
+            let text = url.absoluteString
+            return EncodedValue(Self.isFileURL(text) ? .asset(RecordAsset(fileURL: url)) : .string(text))
+        case .uuid:
+            return EncodedValue(.string(try reinterpret(value, as: UUID.self).uuidString), size: 36)
+        case .decimal:
+            return EncodedValue(.string(try reinterpret(value, as: Decimal.self).description))
+        case .reference:
+            return EncodedValue(.reference(try reinterpret(value, as: RecordReference.self)))
+        case .asset:
+            return EncodedValue(.asset(try reinterpret(value, as: RecordAsset.self)))
+        case .location:
+            return EncodedValue(.location(try reinterpret(value, as: RecordLocation.self)))
+        case .strings:
             var size = 0
-            let elements = strings.map { string in
+            let elements = try reinterpret(value, as: [String].self).map { string in
                 size &+= string.utf8.count
                 return RecordValue.string(string)
             }
             return EncodedValue(.list(elements), size: size)
-        }
-        if T.self == [Int].self, let numbers = value as? [Int] {
+        case .integers:
+            let numbers = try reinterpret(value, as: [Int].self)
             return EncodedValue(.list(numbers.map { .int64(Int64($0)) }), size: 8 &* numbers.count)
-        }
-        if T.self == URL.self, let url = value as? URL {
-            return EncodedValue(url.isFileURL ? .asset(RecordAsset(fileURL: url)) : .string(url.absoluteString))
-        }
-        if T.self == UUID.self, let uuid = value as? UUID {
-            return EncodedValue(.string(uuid.uuidString), size: 36)
-        }
-        if T.self == Data.self, let data = value as? Data {
-            return EncodedValue(.bytes(data), size: data.count)
-        }
-        if T.self == Decimal.self, let decimal = value as? Decimal {
-            return EncodedValue(.string(decimal.description))
-        }
-        if T.self == RecordReference.self, let reference = value as? RecordReference {
-            return EncodedValue(.reference(reference))
-        }
-        if T.self == RecordAsset.self, let asset = value as? RecordAsset {
-            return EncodedValue(.asset(asset))
-        }
-        if T.self == RecordLocation.self, let location = value as? RecordLocation {
-            return EncodedValue(.location(location))
-        }
-        if T.self == [Double].self, let numbers = value as? [Double] {
+        case .doubles:
+            let numbers = try reinterpret(value, as: [Double].self)
             return EncodedValue(.list(numbers.map(RecordValue.double)), size: 8 &* numbers.count)
-        }
-        if T.self == [Date].self, let dates = value as? [Date] {
+        case .dates:
+            let dates = try reinterpret(value, as: [Date].self)
             return EncodedValue(.list(dates.map(RecordValue.date)), size: 8 &* dates.count)
         }
-        return nil
+    }
+
+    /// Whether a URL's absolute text has the `file` scheme, as `URL.isFileURL` says, but read
+    /// from the text that a web URL needs anyway; `isFileURL` costs as much again on Linux.
+    static func isFileURL(_ absoluteString: String) -> Bool {
+        var prefix = absoluteString.utf8.prefix(5).makeIterator()
+        for expected in "file:".utf8 {
+            guard let byte = prefix.next(), byte | 0x20 == expected | 0x20 else { return false }
+        }
+        return true
     }
 
     /// Writes a ``RecordAssetValue``'s JSON to a file named by its digest, unless the file is
     /// already there, and returns an asset that points to it.
-    private func writeAsset(_ value: some RecordAssetValue, at node: CodingPathNode) throws -> EncodedValue {
-        let data = try encodeJSON(value, at: node)
+    private func writeAsset(_ value: some RecordAssetValue, at path: CodingPath) throws -> EncodedValue {
+        let data = try encodeJSON(value, at: path)
         let directory = options.assetDirectory
         let file = directory.appendingPathComponent(SHA256.hexDigest(of: data) + ".json", isDirectory: false)
         do {
@@ -107,7 +122,7 @@ extension RecordEncodingEngine {
             }
         } catch {
             throw EncodingError.invalid(
-                value, at: node, "Cannot write the asset file \(file.path): \(error.localizedDescription)",
+                value, at: path, "Cannot write the asset file \(file.path): \(error.localizedDescription)",
                 underlyingError: error)
         }
         return EncodedValue(.asset(RecordAsset(fileURL: file)))

@@ -76,9 +76,14 @@ public struct RecordEncoder: Sendable {
     ///   written. ``RecordEncodingError/recordTooLarge(size:limit:heaviestFields:)`` when the
     ///   record is larger than ``maximumRecordSize``.
     public func encode<T: Encodable>(_ value: T) throws -> Record {
-        let engine = RecordEncodingEngine(options: self)
-        try engine.rejectSingleValue(value)
-        try value.encode(to: engine)
-        return try engine.finish(encoding: value)
+        let engine = RecordEncodingEngine(options: self, typeInfo: ModelTypes.info(of: T.self))
+        do {
+            try engine.rejectSingleValue(value)
+            try value.encode(to: engine)
+            return try engine.finish(encoding: value)
+        } catch {
+            engine.abandon()
+            throw error
+        }
     }
 }

@@ -9,20 +9,33 @@ import Foundation
 /// model is done, like any nested value.
 final class RecordEncodingEngine: Encoder {
     let options: RecordEncoder
+    private let typeInfo: ModelTypeInfo
 
-    private(set) var fields: [String: RecordValue] = [:]
+    // The state of the record being built. An engine is used by one call to `encode(_:)` on one
+    // thread, and no access to its state overlaps another, so the run-time exclusivity checks,
+    // which cost as much as a field's own work, are turned off.
+
+    @exclusivity(unchecked) private(set) var fields: [String: RecordValue]
     /// The record's ``Record/encodedSize``, kept up to date as fields are written, so that the
     /// size guard needs no pass of its own.
-    private(set) var size = 0
-    private var recordName: String?
-    private var metadata: RecordMetadata?
+    @exclusivity(unchecked) private(set) var size = 0
+    @exclusivity(unchecked) private var recordName: String?
+    @exclusivity(unchecked) private var metadata: RecordMetadata?
     /// Values built through nested containers, stored once the model has finished writing them.
-    private var pendingFields: [(key: any CodingKey, value: TreeValue)] = []
+    @exclusivity(unchecked) private var pendingFields: [(key: any CodingKey, value: TreeValue)] = []
     /// The kind of top-level container that a record cannot hold, if the model asked for one.
-    private var unkeyedTopLevel: String?
+    @exclusivity(unchecked) private var unkeyedTopLevel: String?
+    /// A value encoder that finished its value and can encode the next one.
+    @exclusivity(unchecked) private var spareValueEncoder: ValueEncoder?
+    /// How many fields the model has written so far.
+    @exclusivity(unchecked) private var writeCount = 0
+    /// The fields written so far, kept once they differ from those of the type's last record.
+    @exclusivity(unchecked) private var newFields: [KnownField]?
 
-    init(options: RecordEncoder) {
+    init(options: RecordEncoder, typeInfo: ModelTypeInfo) {
         self.options = options
+        self.typeInfo = typeInfo
+        fields = Dictionary(minimumCapacity: typeInfo.fields.count)
     }
 
     // MARK: Encoder
@@ -46,13 +59,34 @@ final class RecordEncodingEngine: Encoder {
 
     // MARK: Writing the record
 
-    /// Stores `value` under the field named for `key`.
-    func write(_ value: EncodedValue?, forKey key: some CodingKey) throws {
-        let name = try fieldName(for: key)
+    /// Stores a property's value: as the record's name when `key` is the identifier, else as the
+    /// field named for `key`. `nil` stores nothing, and removes a field written before.
+    @inline(__always)
+    func store(_ value: __owned RecordValue?, size: Int, forKey key: some CodingKey, canBeIdentifier: Bool = true)
+        throws
+    {
+        let keyName = key.stringValue
+        if isIdentifier(keyName) {
+            guard canBeIdentifier else {
+                throw EncodingError.invalid(
+                    value as Any, at: .field(key),
+                    "The identifier '\(keyName)' must be a String, a UUID or an integer to name the record, "
+                        + "but it is a Bool.")
+            }
+            try setRecordName(value, forKey: key)
+        } else {
+            try write(value, size: size, keyName: keyName, forKey: key)
+        }
+    }
+
+    private func write(_ value: __owned RecordValue?, size valueSize: Int, keyName: String, forKey key: some CodingKey)
+        throws
+    {
+        let name = try fieldName(for: keyName, key)
         let previous: RecordValue?
         if let value {
-            previous = fields.updateValue(value.value, forKey: name)
-            size &+= name.utf8.count &+ value.size
+            previous = fields.updateValue(value, forKey: name)
+            size &+= name.utf8.count &+ valueSize
         } else {
             previous = fields.removeValue(forKey: name)
         }
@@ -61,21 +95,22 @@ final class RecordEncodingEngine: Encoder {
         }
     }
 
-    /// Whether `key` is the model's identifier, which names the record instead of being a field.
+    /// Whether `keyName` is the model's identifier, which names the record instead of being a
+    /// field. Lengths are compared first: most keys differ from the identifier in length.
     @inline(__always)
-    func isIdentifier(_ key: some CodingKey) -> Bool {
-        options.identifierKey == key.stringValue
+    private func isIdentifier(_ keyName: String) -> Bool {
+        guard let identifierKey = options.identifierKey else { return false }
+        return keyName.utf8.count == identifierKey.utf8.count && keyName == identifierKey
     }
 
     /// Names the record with the identifier's value: text, or an integer's decimal digits. Text
     /// that CloudKit would refuse as a name is an error here, where its path is known.
-    func setRecordName(_ value: EncodedValue?, forKey key: some CodingKey) throws {
-        switch value?.value {
+    func setRecordName(_ value: RecordValue?, forKey key: some CodingKey) throws {
+        switch value {
         case .string(let name):
             if let problem = RecordName.problem(with: name) {
                 throw EncodingError.invalid(
-                    name, at: CodingPathNode.root.appending(key),
-                    "The identifier '\(key.stringValue)' cannot name the record: \(problem).")
+                    name, at: .field(key), "The identifier '\(key.stringValue)' cannot name the record: \(problem).")
             }
             recordName = name
         case .int64(let number):
@@ -84,7 +119,7 @@ final class RecordEncodingEngine: Encoder {
             recordName = nil
         case let other?:
             throw EncodingError.invalid(
-                other, at: CodingPathNode.root.appending(key),
+                other, at: .field(key),
                 "The identifier '\(key.stringValue)' must be a String, a UUID or an integer to name the record, "
                     + "but it encodes as \(other.kindDescription).")
         }
@@ -98,18 +133,32 @@ final class RecordEncodingEngine: Encoder {
         pendingFields.append((key, value))
     }
 
-    /// The field name for `key`, after the key strategy, checked against the record format.
-    private func fieldName(for key: some CodingKey) throws -> String {
+    /// The field name for `key`, whose name is `keyName`, after the key strategy, checked against
+    /// the record format.
+    ///
+    /// A model writes its keys in the same order record after record, so the key at each place is
+    /// compared with the one at that place last time (for literal key names, a comparison of two
+    /// words): when it is the same, its field name is known and already checked.
+    private func fieldName(for keyName: String, _ key: some CodingKey) throws -> String {
+        let index = writeCount
+        writeCount &+= 1
+        if newFields == nil, index < typeInfo.fields.count {
+            let known = typeInfo.fields[index]
+            if known.keyName == keyName, !options.keyEncodingStrategy.isCustom { return known.fieldName }
+            newFields = Array(typeInfo.fields[..<index])
+        }
         let name: String
         switch options.keyEncodingStrategy {
         case .useDefaultKeys:
-            name = key.stringValue
+            name = keyName
         case .convertToSnakeCase:
-            name = SnakeCase.fromCamelCase(key.stringValue)
+            name = SnakeCase.fromCamelCase(keyName)
         case .custom(let convert):
             name = convert([key]).stringValue
         }
         guard FieldName.isValid(name) else { throw invalidFieldName(name, forKey: key) }
+        if newFields == nil { newFields = Array(typeInfo.fields) }
+        newFields?.append(KnownField(keyName: keyName, fieldName: name))
         return name
     }
 
@@ -117,8 +166,23 @@ final class RecordEncodingEngine: Encoder {
     private func invalidFieldName(_ name: String, forKey key: some CodingKey) -> EncodingError {
         let converted = name == key.stringValue ? "" : " (field name '\(name)')"
         return .invalid(
-            name, at: CodingPathNode.root.appending(key),
+            name, at: .field(key),
             "Cannot store key '\(key.stringValue)'\(converted) as a field: \(FieldName.problem(with: name)).")
+    }
+
+    // MARK: Value encoders
+
+    /// A value encoder for the value at `path`: the spare one if there is one.
+    func makeValueEncoder(at path: CodingPath, isElement: Bool) -> ValueEncoder {
+        let encoder = spareValueEncoder ?? ValueEncoder(engine: self)
+        spareValueEncoder = nil
+        encoder.start(at: path, isElement: isElement)
+        return encoder
+    }
+
+    /// Keeps a value encoder for the next value, unless the value kept a reference to it.
+    func recycle(_ encoder: inout ValueEncoder) {
+        if isKnownUniquelyReferenced(&encoder) { spareValueEncoder = encoder }
     }
 
     // MARK: Finishing
@@ -132,16 +196,28 @@ final class RecordEncodingEngine: Encoder {
                     + "encode a struct or class with a keyed container.")
         }
         for pending in pendingFields {
-            let node = CodingPathNode.root.appending(pending.key)
-            try write(encodeField(pending.value, at: node), forKey: pending.key)
+            let field = try encodeField(pending.value, at: CodingPath(parent: .root, last: .key(pending.key)))
+            try store(field?.value, size: field?.size ?? 0, forKey: pending.key)
         }
         pendingFields = []
+        // The spare encoder refers back to this engine; letting it go ends the cycle.
+        spareValueEncoder = nil
         guard size <= options.maximumRecordSize else { throw recordTooLarge() }
+        // Records of a type whose optional fields come and go keep the fullest list.
+        if let newFields, newFields.count > typeInfo.fields.count, !options.keyEncodingStrategy.isCustom {
+            ModelTypes.noteFields(newFields, of: T.self)
+        }
         return Record(
-            recordType: RecordTypeName.of(T.self),
+            recordType: typeInfo.recordType,
             recordName: recordName ?? UUID().uuidString,
             fields: fields,
             metadata: metadata)
+    }
+
+    /// Lets go of what refers back to the engine, when encoding stops early with an error.
+    func abandon() {
+        spareValueEncoder = nil
+        pendingFields = []
     }
 
     @inline(never)
@@ -174,9 +250,7 @@ final class RecordEncodingEngine: Encoder {
 
     // MARK: Nested values as JSON
 
-    /// The coder for values stored as JSON: sorted keys, so that equal values give equal bytes;
-    /// Foundation's own forms for dates (seconds since 2001, exact) and data (Base64); NaN and
-    /// the infinities as the strings "NaN", "Infinity" and "-Infinity".
+    /// The coder for values stored as JSON (see ``NestedJSON``), with this encoder's `userInfo`.
     private lazy var jsonEncoder: JSONEncoder = {
         guard !options.userInfo.isEmpty else { return NestedJSON.encoder }
         let encoder = NestedJSON.makeEncoder()
@@ -184,12 +258,12 @@ final class RecordEncodingEngine: Encoder {
         return encoder
     }()
 
-    /// The JSON of `value`, with any error's coding path starting at `node`.
-    func encodeJSON<T: Encodable>(_ value: T, at node: CodingPathNode) throws -> Data {
+    /// The JSON of `value`, with any error's coding path starting at `path`.
+    func encodeJSON<T: Encodable>(_ value: T, at path: CodingPath) throws -> Data {
         do {
             return try jsonEncoder.encode(value)
         } catch let error as EncodingError {
-            throw error.prefixingPath(with: node.path)
+            throw error.prefixingPath(with: path.keys)
         }
     }
 }

@@ -10,34 +10,24 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil(forKey key: Key) throws {
-        if engine.isIdentifier(key) {
-            try engine.setRecordName(nil, forKey: key)
-        } else {
-            try engine.write(nil, forKey: key)
-        }
+        try engine.store(nil, size: 0, forKey: key)
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
-        try store(EncodedValue(.string(value), size: value.utf8.count), forKey: key)
+        try engine.store(.string(value), size: value.utf8.count, forKey: key)
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-        if engine.isIdentifier(key) {
-            // A Bool is stored as an integer, but 0 or 1 would name a record by accident.
-            throw EncodingError.invalid(
-                value, at: CodingPathNode.root.appending(key),
-                "The identifier '\(key.stringValue)' must be a String, a UUID or an integer to name the record, "
-                    + "but it is a Bool.")
-        }
-        try engine.write(EncodedValue(.int64(value ? 1 : 0), size: 8), forKey: key)
+        // A Bool is stored as an integer, but 0 or 1 would name a record by accident.
+        try engine.store(.int64(value ? 1 : 0), size: 8, forKey: key, canBeIdentifier: false)
     }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        try store(EncodedValue(.double(value), size: 8), forKey: key)
+        try engine.store(.double(value), size: 8, forKey: key)
     }
 
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        try store(EncodedValue(.double(Double(value)), size: 8), forKey: key)
+        try engine.store(.double(Double(value)), size: 8, forKey: key)
     }
 
     mutating func encode(_ value: Int, forKey key: Key) throws { try storeInteger(value, forKey: key) }
@@ -52,12 +42,16 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try storeInteger(value, forKey: key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if T.self == RecordMetadata.self || T.self == RecordMetadata?.self {
-            engine.setMetadata(value as? RecordMetadata)
+        if T.self == RecordMetadata.self {
+            engine.setMetadata(try reinterpret(value, as: RecordMetadata.self))
             return
         }
-        let node = CodingPathNode.root.appending(key)
-        try store(engine.encodeField(value, at: node), forKey: key)
+        if KnownTypes.isOptionalMetadata(T.self) {
+            engine.setMetadata(try reinterpret(value, as: RecordMetadata?.self))
+            return
+        }
+        let field = try engine.encodeField(value, at: .field(key))
+        try engine.store(field?.value, size: field?.size ?? 0, forKey: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -87,27 +81,21 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     // MARK: Helpers
 
-    private func store(_ value: EncodedValue?, forKey key: Key) throws {
-        if engine.isIdentifier(key) {
-            try engine.setRecordName(value, forKey: key)
-        } else {
-            try engine.write(value, forKey: key)
-        }
-    }
-
+    // Inlined into each integer overload, so that each is compiled for its own integer type.
+    @inline(__always)
     private func storeInteger(_ value: some FixedWidthInteger, forKey key: Key) throws {
         guard let number = Int64(exactly: value) else {
-            throw EncodingError.integerOverflow(value, at: CodingPathNode.root.appending(key))
+            throw EncodingError.integerOverflow(value, at: .field(key))
         }
-        try store(EncodedValue(.int64(number), size: 8), forKey: key)
+        try engine.store(.int64(number), size: 8, forKey: key)
     }
 }
 
 extension EncodingError {
     @inline(never)
-    static func integerOverflow(_ value: some FixedWidthInteger, at node: CodingPathNode) -> EncodingError {
+    static func integerOverflow(_ value: some FixedWidthInteger, at path: CodingPath) -> EncodingError {
         .invalid(
-            value, at: node,
+            value, at: path,
             "\(type(of: value)) value \(value) does not fit in a record's 64-bit signed integer field "
                 + "(at most \(Int64.max)).")
     }

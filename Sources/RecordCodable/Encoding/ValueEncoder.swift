@@ -19,20 +19,43 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     }
 
     let engine: RecordEncodingEngine
-    let node: CodingPathNode
+
+    // Used by one value at a time on one thread, with no overlapping accesses: the run-time
+    // exclusivity checks are turned off, as in the record's engine.
+
+    @exclusivity(unchecked) private(set) var path = CodingPath.root
     /// Whether the value is an element of a list, which must be a single value.
-    let isElement: Bool
+    @exclusivity(unchecked) private(set) var isElement = false
 
-    private var content = Content.nothing
-    private var elements: [RecordValue] = []
-    private var elementsSize = 0
+    @exclusivity(unchecked) private var content = Content.nothing
+    @exclusivity(unchecked) private var elements: [RecordValue] = []
+    @exclusivity(unchecked) private var elementsSize = 0
     /// Set once the value has shown that it has no native form.
-    private(set) var hasNoNativeForm = false
+    @exclusivity(unchecked) private(set) var hasNoNativeForm = false
+    @exclusivity(unchecked) private var pathNode: CodingPathNode?
 
-    init(engine: RecordEncodingEngine, node: CodingPathNode, isElement: Bool) {
+    init(engine: RecordEncodingEngine) {
         self.engine = engine
-        self.node = node
+    }
+
+    /// Makes the encoder ready for the value at `path`. Encoders are reused from value to value,
+    /// so that a record with many fields does not allocate one per field.
+    func start(at path: CodingPath, isElement: Bool) {
+        self.path = path
         self.isElement = isElement
+        content = .nothing
+        elements = []
+        elementsSize = 0
+        hasNoNativeForm = false
+        pathNode = nil
+    }
+
+    /// The node of the value's path, built once, when an element or an error first needs it.
+    var node: CodingPathNode {
+        if let pathNode { return pathNode }
+        let node = path.node
+        pathNode = node
+        return node
     }
 
     var isList: Bool {
@@ -42,7 +65,7 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
 
     /// What the value encoded: `nil` for a `nil` value; a value that encoded nothing is an empty
     /// JSON object, as Foundation's JSON encoder writes it.
-    func result() throws -> EncodedValue? {
+    func result() -> EncodedValue? {
         switch content {
         case .nothing:
             return EncodedValue(.bytes(Data("{}".utf8)), size: 2)
@@ -64,6 +87,7 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     // MARK: Encoder
 
     var codingPath: [any CodingKey] { node.path }
+
     var userInfo: [CodingUserInfoKey: Any] { engine.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -102,22 +126,22 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     func encode(_ value: Bool) throws { try set(EncodedValue(.int64(value ? 1 : 0), size: 8)) }
     func encode(_ value: Double) throws { try set(EncodedValue(.double(value), size: 8)) }
     func encode(_ value: Float) throws { try set(EncodedValue(.double(Double(value)), size: 8)) }
-    func encode(_ value: Int) throws { try set(integer(value, at: node)) }
-    func encode(_ value: Int8) throws { try set(integer(value, at: node)) }
-    func encode(_ value: Int16) throws { try set(integer(value, at: node)) }
-    func encode(_ value: Int32) throws { try set(integer(value, at: node)) }
-    func encode(_ value: Int64) throws { try set(integer(value, at: node)) }
-    func encode(_ value: UInt) throws { try set(integer(value, at: node)) }
-    func encode(_ value: UInt8) throws { try set(integer(value, at: node)) }
-    func encode(_ value: UInt16) throws { try set(integer(value, at: node)) }
-    func encode(_ value: UInt32) throws { try set(integer(value, at: node)) }
-    func encode(_ value: UInt64) throws { try set(integer(value, at: node)) }
+    func encode(_ value: Int) throws { try set(integer(value, at: path)) }
+    func encode(_ value: Int8) throws { try set(integer(value, at: path)) }
+    func encode(_ value: Int16) throws { try set(integer(value, at: path)) }
+    func encode(_ value: Int32) throws { try set(integer(value, at: path)) }
+    func encode(_ value: Int64) throws { try set(integer(value, at: path)) }
+    func encode(_ value: UInt) throws { try set(integer(value, at: path)) }
+    func encode(_ value: UInt8) throws { try set(integer(value, at: path)) }
+    func encode(_ value: UInt16) throws { try set(integer(value, at: path)) }
+    func encode(_ value: UInt32) throws { try set(integer(value, at: path)) }
+    func encode(_ value: UInt64) throws { try set(integer(value, at: path)) }
 
     func encode<T: Encodable>(_ value: T) throws {
         guard case .nothing = content else { throw noNativeForm() }
         if isElement {
-            content = .single(try engine.encodeElement(value, at: node))
-        } else if let field = try engine.encodeField(value, at: node) {
+            content = .single(try engine.encodeElement(value, at: path))
+        } else if let field = try engine.encodeField(value, at: path) {
             content = .single(field)
         } else {
             content = .null
@@ -138,10 +162,11 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     var elementCount: Int { elements.count }
 }
 
-/// An integer as a field, or an error for an unsigned one over `Int64.max`. The path is built only
-/// for the error.
-func integer(_ value: some FixedWidthInteger, at node: @autoclosure () -> CodingPathNode) throws -> EncodedValue {
-    guard let number = Int64(exactly: value) else { throw EncodingError.integerOverflow(value, at: node()) }
+/// An integer as a field, or an error for an unsigned one over `Int64.max`. The path is worked out
+/// only for the error.
+@inline(__always)
+func integer(_ value: some FixedWidthInteger, at path: @autoclosure () -> CodingPath) throws -> EncodedValue {
+    guard let number = Int64(exactly: value) else { throw EncodingError.integerOverflow(value, at: path()) }
     return EncodedValue(.int64(number), size: 8)
 }
 
@@ -165,7 +190,7 @@ private struct ListContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { encoder.codingPath }
     var count: Int { encoder.elementCount }
 
-    private var elementNode: CodingPathNode { encoder.node.appending(index: count) }
+    private var elementPath: CodingPath { CodingPath(parent: encoder.node, last: .index(count)) }
 
     mutating func encodeNil() throws { throw encoder.noNativeForm() }
 
@@ -175,19 +200,19 @@ private struct ListContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Bool) throws { try encoder.append(EncodedValue(.int64(value ? 1 : 0), size: 8)) }
     mutating func encode(_ value: Double) throws { try encoder.append(EncodedValue(.double(value), size: 8)) }
     mutating func encode(_ value: Float) throws { try encoder.append(EncodedValue(.double(Double(value)), size: 8)) }
-    mutating func encode(_ value: Int) throws { try encoder.append(integer(value, at: elementNode)) }
-    mutating func encode(_ value: Int8) throws { try encoder.append(integer(value, at: elementNode)) }
-    mutating func encode(_ value: Int16) throws { try encoder.append(integer(value, at: elementNode)) }
-    mutating func encode(_ value: Int32) throws { try encoder.append(integer(value, at: elementNode)) }
-    mutating func encode(_ value: Int64) throws { try encoder.append(integer(value, at: elementNode)) }
-    mutating func encode(_ value: UInt) throws { try encoder.append(integer(value, at: elementNode)) }
-    mutating func encode(_ value: UInt8) throws { try encoder.append(integer(value, at: elementNode)) }
-    mutating func encode(_ value: UInt16) throws { try encoder.append(integer(value, at: elementNode)) }
-    mutating func encode(_ value: UInt32) throws { try encoder.append(integer(value, at: elementNode)) }
-    mutating func encode(_ value: UInt64) throws { try encoder.append(integer(value, at: elementNode)) }
+    mutating func encode(_ value: Int) throws { try encoder.append(integer(value, at: elementPath)) }
+    mutating func encode(_ value: Int8) throws { try encoder.append(integer(value, at: elementPath)) }
+    mutating func encode(_ value: Int16) throws { try encoder.append(integer(value, at: elementPath)) }
+    mutating func encode(_ value: Int32) throws { try encoder.append(integer(value, at: elementPath)) }
+    mutating func encode(_ value: Int64) throws { try encoder.append(integer(value, at: elementPath)) }
+    mutating func encode(_ value: UInt) throws { try encoder.append(integer(value, at: elementPath)) }
+    mutating func encode(_ value: UInt8) throws { try encoder.append(integer(value, at: elementPath)) }
+    mutating func encode(_ value: UInt16) throws { try encoder.append(integer(value, at: elementPath)) }
+    mutating func encode(_ value: UInt32) throws { try encoder.append(integer(value, at: elementPath)) }
+    mutating func encode(_ value: UInt64) throws { try encoder.append(integer(value, at: elementPath)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try encoder.append(encoder.engine.encodeElement(value, at: elementNode))
+        try encoder.append(encoder.engine.encodeElement(value, at: elementPath))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)

@@ -41,6 +41,11 @@ public enum RecordValue: Hashable, Sendable {
     /// ``bytes(_:)`` instead.
     case list([RecordValue])
 
+    var isBytes: Bool {
+        if case .bytes = self { return true }
+        return false
+    }
+
     /// The bytes this value costs against a record's size limit.
     ///
     /// - A string costs its UTF-8 bytes, bytes their count.

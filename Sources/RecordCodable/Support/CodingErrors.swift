@@ -5,41 +5,41 @@ import Foundation
 
 extension DecodingError {
     @inline(never)
-    static func typeMismatch(_ type: Any.Type, found value: RecordValue, at node: CodingPathNode) -> DecodingError {
+    static func typeMismatch(_ type: Any.Type, found value: RecordValue, at path: CodingPath) -> DecodingError {
         .typeMismatch(
             type,
             Context(
-                codingPath: node.path,
+                codingPath: path.keys,
                 debugDescription: "Expected to decode \(type) but found \(value.kindDescription) instead."))
     }
 
     @inline(never)
-    static func numberDoesNotFit(_ number: some CustomStringConvertible, in type: Any.Type, at node: CodingPathNode)
+    static func numberDoesNotFit(_ number: some CustomStringConvertible, in type: Any.Type, at path: CodingPath)
         -> DecodingError
     {
         .dataCorrupted(
-            Context(codingPath: node.path, debugDescription: "Number \(number) does not fit in \(type)."))
+            Context(codingPath: path.keys, debugDescription: "Number \(number) does not fit in \(type)."))
     }
 
     @inline(never)
-    static func corrupted(_ description: String, at node: CodingPathNode, underlyingError: (any Error)? = nil)
+    static func corrupted(_ description: String, at path: CodingPath, underlyingError: (any Error)? = nil)
         -> DecodingError
     {
-        .dataCorrupted(Context(codingPath: node.path, debugDescription: description, underlyingError: underlyingError))
+        .dataCorrupted(Context(codingPath: path.keys, debugDescription: description, underlyingError: underlyingError))
     }
 
     @inline(never)
-    static func keyNotFound(_ key: some CodingKey, at node: CodingPathNode) -> DecodingError {
+    static func keyNotFound(_ key: some CodingKey, at path: CodingPath) -> DecodingError {
         .keyNotFound(
             key,
             Context(
-                codingPath: node.path,
+                codingPath: path.keys,
                 debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
 
     @inline(never)
-    static func valueNotFound(_ type: Any.Type, at node: CodingPathNode, _ description: String) -> DecodingError {
-        .valueNotFound(type, Context(codingPath: node.path, debugDescription: description))
+    static func valueNotFound(_ type: Any.Type, at path: CodingPath, _ description: String) -> DecodingError {
+        .valueNotFound(type, Context(codingPath: path.keys, debugDescription: description))
     }
 
     /// The same error with `prefix` put before its coding path: an error from decoding the JSON
@@ -64,10 +64,10 @@ extension DecodingError {
 
 extension EncodingError {
     @inline(never)
-    static func invalid(_ value: Any, at node: CodingPathNode, _ description: String, underlyingError: (any Error)? = nil)
+    static func invalid(_ value: Any, at path: CodingPath, _ description: String, underlyingError: (any Error)? = nil)
         -> EncodingError
     {
-        invalid(value, at: node.path, description, underlyingError: underlyingError)
+        invalid(value, at: path.keys, description, underlyingError: underlyingError)
     }
 
     @inline(never)

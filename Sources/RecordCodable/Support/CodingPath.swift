@@ -34,6 +34,47 @@ enum CodingPathNode {
     }
 }
 
+/// The path of one value: the node of its container and its own key or index, kept apart so that
+/// naming a field or an element allocates nothing. The full node is built only when an error, a
+/// nested value or `codingPath` needs it.
+struct CodingPath {
+    enum Last {
+        case none
+        case key(any CodingKey)
+        case index(Int)
+    }
+
+    let parent: CodingPathNode
+    let last: Last
+
+    static var root: CodingPath { CodingPath(parent: .root, last: .none) }
+
+    init(parent: CodingPathNode, last: Last) {
+        self.parent = parent
+        self.last = last
+    }
+
+    /// The path that ends at `node`.
+    init(_ node: CodingPathNode) {
+        self.init(parent: node, last: .none)
+    }
+
+    /// The path of a record's field.
+    static func field(_ key: some CodingKey) -> CodingPath {
+        CodingPath(parent: .root, last: .key(key))
+    }
+
+    var node: CodingPathNode {
+        switch last {
+        case .none: parent
+        case .key(let key): parent.appending(key)
+        case .index(let index): parent.appending(index: index)
+        }
+    }
+
+    var keys: [any CodingKey] { node.path }
+}
+
 /// A coding key of any value: the keys of dictionaries, list indices, and keys carried in paths.
 struct AnyCodingKey: CodingKey, Hashable, Sendable {
     let stringValue: String

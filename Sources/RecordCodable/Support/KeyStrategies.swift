@@ -16,6 +16,12 @@ extension RecordEncoder {
         /// The closure receives the coding path of the key, which ends with the key itself; for a
         /// record field the path holds just that key.
         case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
+
+        /// Whether the strategy is a closure, whose answers are not kept from record to record.
+        var isCustom: Bool {
+            if case .custom = self { return true }
+            return false
+        }
     }
 }
 

@@ -5,16 +5,34 @@ enum FieldName {
 
     /// Whether `name` starts with an ASCII letter, holds only ASCII letters, digits and
     /// underscores, and is at most ``maximumLength`` bytes long.
+    ///
+    /// Every field of every record is checked, so the check reads each byte once, through a
+    /// table.
     static func isValid(_ name: String) -> Bool {
-        var utf8 = name.utf8.makeIterator()
-        guard let first = utf8.next(), isLetter(first) else { return false }
-        var length = 1
-        while let byte = utf8.next() {
-            length += 1
-            guard length <= maximumLength, isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "_")
-            else { return false }
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let first = bytes.first, byteClass[Int(first)] == letter, bytes.count <= maximumLength else {
+                return false
+            }
+            for byte in bytes where byteClass[Int(byte)] == invalid {
+                return false
+            }
+            return true
         }
-        return true
+    }
+
+    private static let invalid: UInt8 = 0
+    private static let letter: UInt8 = 1
+    private static let other: UInt8 = 2
+
+    /// For each byte: `letter` for an ASCII letter, `other` for a digit or an underscore,
+    /// `invalid` for anything else.
+    private static let byteClass: [UInt8] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): letter
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): other
+        default: invalid
+        }
     }
 
     /// Why `name` is not a valid field name, for an error message.
@@ -25,12 +43,6 @@ enum FieldName {
         }
         return "a field name starts with an ASCII letter and holds only ASCII letters, digits and underscores"
     }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (65...90).contains(byte) || (97...122).contains(byte)
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool { (48...57).contains(byte) }
 }
 
 /// The rule every record name must follow: CloudKit takes at most 255 ASCII characters, not

@@ -1,0 +1,176 @@
+// The RecordCodable benchmark: RecordEncoder and RecordDecoder beside the same mapping written by
+// hand and beside Foundation's JSON coders, on the same models, in one run.
+//
+//     swift run -c release benchmark            # the full run, a table
+//     swift run -c release benchmark --json     # the same figures as JSON
+//     swift run -c release benchmark --quick    # a short run, as CI does it
+import Foundation
+import RecordCodable
+
+let arguments = Set(CommandLine.arguments.dropFirst())
+let quick = arguments.contains("--quick")
+let asJSON = arguments.contains("--json")
+let harness = quick ? Harness(rounds: 3, batchNanoseconds: 200_000) : Harness(rounds: 31, batchNanoseconds: 3_000_000)
+
+/// One model: the three ways to encode it and the three ways to decode it.
+struct Scenario {
+    var name: String
+    var fields: Int
+    var encoders: [Contender]
+    var decoders: [Contender]
+}
+
+struct Failure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Builds the scenario for a model after checking that the coders and the hand mapping agree.
+func scenario<Model: Codable & Equatable>(
+    _ name: String,
+    _ model: Model,
+    compareNames: Bool = true,
+    byHand encode: @escaping (Model) throws -> Record,
+    _ decode: @escaping (Record) throws -> Model
+) throws -> Scenario {
+    let recordEncoder = RecordEncoder()
+    let recordDecoder = RecordDecoder()
+    let jsonEncoder = JSONEncoder()
+    let jsonDecoder = JSONDecoder()
+
+    let coded = try recordEncoder.encode(model)
+    let handMade = try encode(model)
+    guard coded.fields == handMade.fields, coded.recordType == handMade.recordType,
+        !compareNames || coded.recordName == handMade.recordName
+    else {
+        throw Failure(description: "\(name): the coder's record differs from the hand mapping's")
+    }
+    guard try recordDecoder.decode(Model.self, from: handMade) == model, try decode(coded) == model else {
+        throw Failure(description: "\(name): a decoded model differs from the original")
+    }
+    let json = try jsonEncoder.encode(model)
+
+    return Scenario(
+        name: name,
+        fields: coded.fields.count,
+        encoders: [
+            Contender(name: "RecordEncoder") { consume(try recordEncoder.encode(model)) },
+            Contender(name: "by hand") { consume(try encode(model)) },
+            Contender(name: "JSONEncoder") { consume(try jsonEncoder.encode(model)) },
+        ],
+        decoders: [
+            Contender(name: "RecordDecoder") { consume(try recordDecoder.decode(Model.self, from: coded)) },
+            Contender(name: "by hand") { consume(try decode(coded)) },
+            Contender(name: "JSONDecoder") { consume(try jsonDecoder.decode(Model.self, from: json)) },
+        ])
+}
+
+/// The coders alone, for how their cost grows.
+func coderOnly<Model: Codable>(_ model: Model) throws -> (encode: Contender, decode: Contender) {
+    let record = try RecordEncoder().encode(model)
+    return (
+        Contender(name: "encode") { consume(try RecordEncoder().encode(model)) },
+        Contender(name: "decode") { consume(try RecordDecoder().decode(Model.self, from: record)) }
+    )
+}
+
+struct Row: Codable {
+    var model: String
+    var fields: Int
+    /// Microseconds per record: RecordCodable, by hand, Foundation's JSON.
+    var encode: [String: Double]
+    var decode: [String: Double]
+    var encodeVersusHand: Double
+    var decodeVersusHand: Double
+    var jsonEncodeVersusCoder: Double
+    var jsonDecodeVersusCoder: Double
+}
+
+struct Growth: Codable {
+    var what: String
+    var encodeRatio: Double
+    var decodeRatio: Double
+}
+
+struct Report: Codable {
+    var build = "release"
+    var rounds: Int
+    var rows: [Row]
+    var growth: [Growth]
+}
+
+do {
+    let scenarios = [
+        try scenario("flat", FlatPost.sample, byHand: FlatHandMapping.encode, FlatHandMapping.decode),
+        try scenario("nested", NestedProfile.sample, byHand: NestedHandMapping.encode, NestedHandMapping.decode),
+        try scenario("wide", WideModel.sample, byHand: WideHandMapping.encode, WideHandMapping.decode),
+        try scenario(
+            "list of 10,000", SeriesModel.sample(count: 10_000), byHand: SeriesHandMapping.encode,
+            SeriesHandMapping.decode),
+    ]
+
+    var rows: [Row] = []
+    for scenario in scenarios {
+        let encode = try harness.measure(scenario.encoders).map { $0 / 1000 }
+        let decode = try harness.measure(scenario.decoders).map { $0 / 1000 }
+        rows.append(
+            Row(
+                model: scenario.name, fields: scenario.fields,
+                encode: ["RecordCodable": encode[0], "hand": encode[1], "JSON": encode[2]],
+                decode: ["RecordCodable": decode[0], "hand": decode[1], "JSON": decode[2]],
+                encodeVersusHand: encode[0] / encode[1], decodeVersusHand: decode[0] / decode[1],
+                jsonEncodeVersusCoder: encode[2] / encode[0], jsonDecodeVersusCoder: decode[2] / decode[0]))
+    }
+
+    var growth: [Growth] = []
+    let fields100 = try coderOnly(ManyFields(count: 100))
+    let fields1000 = try coderOnly(ManyFields(count: 1_000))
+    let fieldTimes = try harness.measure([fields100.encode, fields1000.encode, fields100.decode, fields1000.decode])
+    growth.append(
+        Growth(what: "1,000 fields / 100 fields", encodeRatio: fieldTimes[1] / fieldTimes[0], decodeRatio: fieldTimes[3] / fieldTimes[2]))
+    let list1000 = try coderOnly(SeriesModel.sample(count: 1_000))
+    let list10000 = try coderOnly(SeriesModel.sample(count: 10_000))
+    let listTimes = try harness.measure([list1000.encode, list10000.encode, list1000.decode, list10000.decode])
+    growth.append(
+        Growth(what: "10,000 elements / 1,000 elements", encodeRatio: listTimes[1] / listTimes[0], decodeRatio: listTimes[3] / listTimes[2]))
+
+    let report = Report(rounds: harness.rounds, rows: rows, growth: growth)
+    if asJSON {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+    } else {
+        printTable(report)
+    }
+} catch {
+    print("benchmark failed: \(error)")
+    exit(1)
+}
+
+func printTable(_ report: Report) {
+    func number(_ value: Double, _ width: Int, digits: Int = 2) -> String {
+        let text = String(format: "%.\(digits)f", value)
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+    func text(_ value: String, _ width: Int) -> String {
+        value.padding(toLength: width, withPad: " ", startingAt: 0)
+    }
+    print("RecordCodable benchmark: release build, median of \(report.rounds) interleaved rounds, µs per record")
+    print()
+    print("                                         encode                                    decode")
+    print("model           fields   Record   hand    JSON  Record/hand JSON/Record   Record   hand    JSON  Record/hand JSON/Record")
+    for row in report.rows {
+        print(
+            text(row.model, 15) + number(Double(row.fields), 7, digits: 0)
+                + number(row.encode["RecordCodable"] ?? 0, 9) + number(row.encode["hand"] ?? 0, 7)
+                + number(row.encode["JSON"] ?? 0, 8) + number(row.encodeVersusHand, 11) + "×"
+                + number(row.jsonEncodeVersusCoder, 11) + "×"
+                + number(row.decode["RecordCodable"] ?? 0, 9) + number(row.decode["hand"] ?? 0, 7)
+                + number(row.decode["JSON"] ?? 0, 8) + number(row.decodeVersusHand, 11) + "×"
+                + number(row.jsonDecodeVersusCoder, 11) + "×")
+    }
+    print()
+    print("Growth (RecordEncoder / RecordDecoder; 10.0× is linear):")
+    for growth in report.growth {
+        print("  " + text(growth.what, 34) + number(growth.encodeRatio, 6, digits: 1) + "×" + number(growth.decodeRatio, 8, digits: 1) + "×")
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// The types with a fixed mapping, recognised by their metatypes in one place for both coders.
+///
+/// Comparing metatypes costs a pointer comparison each. The metatypes of generic types, such as
+/// `[String].self`, are looked up once and kept: naming one in code asks the runtime for it on
+/// every call, which costs more than encoding a small field.
+enum SpecialType {
+    case date
+    case data
+    case url
+    case uuid
+    case decimal
+    case reference
+    case asset
+    case location
+    case strings
+    case integers
+    case doubles
+    case dates
+
+    /// Whether the type is a collection, which JSON bytes may hold instead of a list.
+    var isList: Bool {
+        switch self {
+        case .strings, .integers, .doubles, .dates: true
+        default: false
+        }
+    }
+
+    private static let stringArray = ObjectIdentifier([String].self)
+    private static let intArray = ObjectIdentifier([Int].self)
+    private static let doubleArray = ObjectIdentifier([Double].self)
+    private static let dateArray = ObjectIdentifier([Date].self)
+
+    /// The special type `type` is, or `nil` for any other type.
+    init?(_ type: Any.Type) {
+        let id = ObjectIdentifier(type)
+        switch id {
+        case ObjectIdentifier(Date.self): self = .date
+        case ObjectIdentifier(String.self), ObjectIdentifier(Int.self): return nil
+        case Self.stringArray: self = .strings
+        case Self.intArray: self = .integers
+        case ObjectIdentifier(URL.self): self = .url
+        case ObjectIdentifier(UUID.self): self = .uuid
+        case ObjectIdentifier(Data.self): self = .data
+        case ObjectIdentifier(Decimal.self): self = .decimal
+        case ObjectIdentifier(RecordReference.self): self = .reference
+        case ObjectIdentifier(RecordAsset.self): self = .asset
+        case ObjectIdentifier(RecordLocation.self): self = .location
+        case Self.doubleArray: self = .doubles
+        case Self.dateArray: self = .dates
+        default: return nil
+        }
+    }
+}
+
+/// Metatypes named in the coders' hot paths, looked up once.
+enum KnownTypes {
+    static let optionalMetadata = ObjectIdentifier(RecordMetadata?.self)
+    /// How errors name a keyed container and an unkeyed one, as Foundation's coders do.
+    static let dictionary: Any.Type = [String: Any].self
+    static let array: Any.Type = [Any].self
+
+    /// Whether `type` is `Optional<RecordMetadata>`.
+    @inline(__always)
+    static func isOptionalMetadata<T>(_ type: T.Type) -> Bool {
+        ObjectIdentifier(type) == optionalMetadata
+    }
+}
+
+/// `value` as `T`, which the caller has found to be `Value`'s type.
+///
+/// With `T` known only at run time, `value as? T` asks the runtime to cast, and to make the
+/// metadata of `Optional<T>`, on every call. When the two types are the same, the value's bytes
+/// already are a `T`: this copies them as one, which costs nothing. It never returns an optional,
+/// for the same reason, and throws if the types differ.
+@inline(__always)
+func reinterpret<Value, T>(_ value: Value, as type: T.Type) throws -> T {
+    guard Value.self == T.self else { throw NotTheSameType() }
+    return withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: T.self) }
+}
+
+/// Thrown by ``reinterpret(_:as:)`` when its caller was wrong about a type; never expected.
+struct NotTheSameType: Error {}
