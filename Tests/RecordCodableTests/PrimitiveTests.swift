@@ -42,6 +42,27 @@ struct PrimitiveTests {
     @Test(arguments: [UInt.min, 1, UInt(Int64.max)])
     func uint(_ value: UInt) throws { try checkInteger(value) }
 
+    @Test("128-bit integers are stored when they fit in 64 bits", arguments: [Int128(Int64.min), -1, 0, Int128(Int64.max)])
+    func int128(_ value: Int128) throws {
+        #expect(try roundTrip(Box(value: value))["value"] == .int64(Int64(value)))
+        #expect(try roundTrip(Box(value: [value]))["value"] == .list([.int64(Int64(value))]))
+        #expect(try roundTrip(OptionalBox(value: value))["value"] == .int64(Int64(value)))
+        if value >= 0 {
+            #expect(try roundTrip(Box(value: UInt128(value)))["value"] == .int64(Int64(value)))
+        }
+    }
+
+    @Test("A 128-bit integer beyond 64 bits cannot be stored, and does not fit when decoded")
+    func int128OutOfRange() throws {
+        expectEncodingError(at: "value") { _ = try RecordEncoder().encode(Box(value: Int128(Int64.max) + 1)) }
+        expectEncodingError(at: "value") { _ = try RecordEncoder().encode(Box(value: UInt128.max)) }
+        expectEncodingError(at: "value.Index 0") { _ = try RecordEncoder().encode(Box(value: [Int128.min])) }
+        expectDecodingError("dataCorrupted", at: "value") {
+            _ = try RecordDecoder().decode(Box<UInt128>.self, from: boxRecord(.int64(-1)))
+        }
+        #expect(try RecordDecoder().decode(Box<Int128>.self, from: boxRecord(.double(1e18))).value == 1_000_000_000_000_000_000)
+    }
+
     @Test("An unsigned integer over Int64.max cannot be stored", arguments: [UInt64(Int64.max) + 1, UInt64.max])
     func uint64OverInt64Max(_ value: UInt64) throws {
         let error = expectEncodingError(at: "value") { _ = try RecordEncoder().encode(Box(value: value)) }

@@ -298,6 +298,7 @@ struct WireFormatTests {
 
     // MARK: Malformed input, one case each
 
+    @discardableResult
     private func malformed(_ fields: String, _ kind: String, at path: String, sourceLocation: SourceLocation = #_sourceLocation)
         -> DecodingError?
     {

@@ -72,6 +72,14 @@ private struct PrefixedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPro
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
         try forward { try base.decode(type, forKey: key) }
     }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
+        try forward { try base.decode(type, forKey: key) }
+    }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
+        try forward { try base.decode(type, forKey: key) }
+    }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try forward { try base.decode(type, forKey: key) }
     }
@@ -124,6 +132,10 @@ private struct PrefixedUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try forward { try $0.decode(type) } }
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try forward { try $0.decode(type) } }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try forward { try $0.decode(type) } }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try forward { try $0.decode(type) } }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try forward { try $0.decode(type) } }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try forward { try $0.decode(type) } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
@@ -166,5 +178,9 @@ private struct PrefixedSingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try forward { try base.decode(type) } }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try forward { try base.decode(type) } }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try forward { try base.decode(type) } }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: Int128.Type) throws -> Int128 { try forward { try base.decode(type) } }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try forward { try base.decode(type) } }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try forward { try base.decode(type) } }
 }

@@ -109,6 +109,10 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try Unbox.integer(type, from: present(type), at: path) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try Unbox.integer(type, from: present(type), at: path) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try Unbox.integer(type, from: present(type), at: path) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: Int128.Type) throws -> Int128 { try Unbox.integer(type, from: present(type), at: path) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try Unbox.integer(type, from: present(type), at: path) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // With no value, an optional (or a wrapper of one) still decodes: as nil.
@@ -185,6 +189,10 @@ private struct ListDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(type) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
 
     private mutating func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
         let integer = try Unbox.integer(type, from: peek(type), at: elementPath)

@@ -40,6 +40,10 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt16, forKey key: Key) throws { try storeInteger(value, forKey: key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try storeInteger(value, forKey: key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try storeInteger(value, forKey: key) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: Int128, forKey key: Key) throws { try storeInteger(value, forKey: key) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { try storeInteger(value, forKey: key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if T.self == RecordMetadata.self {
@@ -168,6 +172,10 @@ struct TopLevelSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { throw reject(value, as: "a single UInt16") }
     mutating func encode(_ value: UInt32) throws { throw reject(value, as: "a single UInt32") }
     mutating func encode(_ value: UInt64) throws { throw reject(value, as: "a single UInt64") }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: Int128) throws { throw reject(value, as: "a single Int128") }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: UInt128) throws { throw reject(value, as: "a single UInt128") }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try engine.rejectSingleValue(value)

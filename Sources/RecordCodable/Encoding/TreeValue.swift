@@ -98,6 +98,10 @@ struct TreeEncoder: Encoder, SingleValueEncodingContainer {
 
     func encodeNil() throws { value.setNull() }
     func encode<T: Encodable>(_ value: T) throws { self.value.set(value) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func encode(_ value: Int128) throws { self.value.set(value) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func encode(_ value: UInt128) throws { self.value.set(value) }
 }
 
 private struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -109,6 +113,10 @@ private struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encodeNil(forKey key: Key) throws { value.member(key).setNull() }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { self.value.member(key).set(value) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: Int128, forKey key: Key) throws { self.value.member(key).set(value) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { self.value.member(key).set(value) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
@@ -140,6 +148,10 @@ private struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func encodeNil() throws { value.appendElement().setNull() }
     mutating func encode<T: Encodable>(_ value: T) throws { self.value.appendElement().set(value) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: Int128) throws { self.value.appendElement().set(value) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: UInt128) throws { self.value.appendElement().set(value) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
         -> KeyedEncodingContainer<NestedKey>

@@ -136,6 +136,10 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     func encode(_ value: UInt16) throws { try set(integer(value, at: path)) }
     func encode(_ value: UInt32) throws { try set(integer(value, at: path)) }
     func encode(_ value: UInt64) throws { try set(integer(value, at: path)) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func encode(_ value: Int128) throws { try set(integer(value, at: path)) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func encode(_ value: UInt128) throws { try set(integer(value, at: path)) }
 
     func encode<T: Encodable>(_ value: T) throws {
         guard case .nothing = content else { throw noNativeForm() }
@@ -210,6 +214,10 @@ private struct ListContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { try encoder.append(integer(value, at: elementPath)) }
     mutating func encode(_ value: UInt32) throws { try encoder.append(integer(value, at: elementPath)) }
     mutating func encode(_ value: UInt64) throws { try encoder.append(integer(value, at: elementPath)) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: Int128) throws { try encoder.append(integer(value, at: elementPath)) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: UInt128) throws { try encoder.append(integer(value, at: elementPath)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try encoder.append(encoder.engine.encodeElement(value, at: elementPath))
@@ -254,6 +262,10 @@ private struct NoNativeFormKeyedContainer<Key: CodingKey>: KeyedEncodingContaine
     mutating func encode(_ value: UInt16, forKey key: Key) throws { throw encoder.noNativeForm() }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { throw encoder.noNativeForm() }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { throw encoder.noNativeForm() }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: Int128, forKey key: Key) throws { throw encoder.noNativeForm() }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { throw encoder.noNativeForm() }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw encoder.noNativeForm() }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)

@@ -52,14 +52,13 @@ enum WireField {
             typeName = elementType.rawValue + listSuffix
             json = .array(
                 try elements.enumerated().map { index, element in
-                    let elementPath = valuePath + [AnyCodingKey(index: index)]
                     guard FieldType(of: element) == elementType else {
                         throw EncodingError.invalid(
-                            element, at: elementPath,
+                            element, at: valuePath + [AnyCodingKey(index: index)],
                             "A list holds values of one type, never lists, but this element is "
                                 + "\(element.kindDescription) in a list of \(elementType.rawValue).")
                     }
-                    return try scalar(element, at: elementPath)
+                    return try scalar(element, at: valuePath + [AnyCodingKey(index: index)])
                 })
         } else {
             typeName = FieldType(of: value)?.rawValue ?? FieldType.string.rawValue
@@ -69,33 +68,34 @@ enum WireField {
     }
 
     /// The JSON of a value that is not a list.
-    private static func scalar(_ value: RecordValue, at path: [any CodingKey]) throws -> WireJSON {
+    /// The JSON of a value that is not a list. The path is built only for an error.
+    private static func scalar(_ value: RecordValue, at path: @autoclosure () -> [any CodingKey]) throws -> WireJSON {
         switch value {
         case .string(let string): return .string(string)
         case .int64(let number): return .int64(number)
-        case .double(let number): return try finite(number, at: path)
+        case .double(let number): return try finite(number, at: path())
         case .bytes(let data): return .string(data.base64EncodedString())
-        case .date(let date): return try milliseconds(date, at: path)
+        case .date(let date): return try milliseconds(date, at: path())
         case .asset(let asset): return self.asset(asset)
         case .reference(let reference): return self.reference(reference)
-        case .location(let location): return try self.location(location, at: path)
+        case .location(let location): return try self.location(location, at: path())
         case .list:
-            throw EncodingError.invalid(value, at: path, "A list cannot hold lists.")
+            throw EncodingError.invalid(value, at: path(), "A list cannot hold lists.")
         }
     }
 
-    private static func finite(_ number: Double, at path: [any CodingKey]) throws -> WireJSON {
+    private static func finite(_ number: Double, at path: @autoclosure () -> [any CodingKey]) throws -> WireJSON {
         guard number.isFinite else {
-            throw EncodingError.invalid(number, at: path, "Unable to encode Double.\(number) directly in JSON.")
+            throw EncodingError.invalid(number, at: path(), "Unable to encode Double.\(number) directly in JSON.")
         }
         return .double(number)
     }
 
     /// Whole milliseconds since 1970, rounded to the nearest.
-    static func milliseconds(_ date: Date, at path: [any CodingKey]) throws -> WireJSON {
+    static func milliseconds(_ date: Date, at path: @autoclosure () -> [any CodingKey]) throws -> WireJSON {
         guard let milliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) else {
             throw EncodingError.invalid(
-                date, at: path,
+                date, at: path(),
                 "The date \(date.timeIntervalSince1970) seconds from 1970 is beyond the milliseconds that an Int64 "
                     + "timestamp counts.")
         }

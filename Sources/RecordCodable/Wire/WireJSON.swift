@@ -37,8 +37,23 @@ indirect enum WireJSON: Codable, Hashable, Sendable {
         } else if let bool = try? container.decode(Bool.self) {
             self = .bool(bool)
         } else {
-            self = .array(try container.decode([WireJSON].self))
+            self = .array(try Self.elements(of: container))
         }
+    }
+
+    /// The elements of an array. A list's elements are all of one kind, so the whole array is
+    /// first read as one: each element of a mixed array would otherwise cost a failed try or
+    /// more, and a failed try costs an error.
+    private static func elements(of container: any SingleValueDecodingContainer) throws -> [WireJSON] {
+        if let integers = try? container.decode([Int64].self) { return integers.map(WireJSON.int64) }
+        if let strings = try? container.decode([String].self) { return strings.map(WireJSON.string) }
+        if let objects = try? container.decode([[String: WireJSON]].self) { return objects.map(WireJSON.object) }
+        if let numbers = try? container.decode([Double].self) {
+            // Integers among fractions: a number that is integral and within Int64 reads as one,
+            // as it does alone.
+            return numbers.map { number in Int64(exactly: number).map(WireJSON.int64) ?? .double(number) }
+        }
+        return try container.decode([WireJSON].self)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -49,7 +64,16 @@ indirect enum WireJSON: Codable, Hashable, Sendable {
         case .int64(let number): try container.encode(number)
         case .double(let number): try container.encode(number)
         case .string(let string): try container.encode(string)
-        case .array(let elements): try container.encode(elements)
+        case .array(let elements):
+            // A list's elements are all of one kind: an array of plain values is written as one,
+            // which Foundation's encoder does much faster than value by value.
+            if let integers = elements.allInt64 {
+                try container.encode(integers)
+            } else if let strings = elements.allStrings {
+                try container.encode(strings)
+            } else {
+                try container.encode(elements)
+            }
         case .object(let members): try container.encode(members)
         }
     }
@@ -70,11 +94,27 @@ indirect enum WireJSON: Codable, Hashable, Sendable {
 /// Reading a wire value, with errors that carry the coding path of the value that failed.
 struct WireReader {
     let value: WireJSON
-    let path: [any CodingKey]
+    /// The path of the container that holds the value, and the value's own key or index: kept
+    /// apart so that reading the elements of a long list builds no path until one is needed.
+    private let containerPath: [any CodingKey]
+    private let last: AnyCodingKey?
 
     init(_ value: WireJSON, path: [any CodingKey]) {
         self.value = value
-        self.path = path
+        self.containerPath = path
+        self.last = nil
+    }
+
+    private init(_ value: WireJSON, in containerPath: [any CodingKey], at last: AnyCodingKey) {
+        self.value = value
+        self.containerPath = containerPath
+        self.last = last
+    }
+
+    /// The coding path of the value.
+    var path: [any CodingKey] {
+        guard let last else { return containerPath }
+        return containerPath + [last]
     }
 
     // MARK: Kinds
@@ -121,9 +161,10 @@ struct WireReader {
         }
     }
 
-    /// A timestamp: milliseconds since 1970, as `Date(timeIntervalSince1970: ms / 1000)`.
+    /// A timestamp: whole milliseconds since 1970, as `Date(timeIntervalSince1970: ms / 1000)`.
+    /// A number that is not an integer within `Int64` is corrupt, as it is for an `INT64`.
     func timestamp() throws -> Date {
-        Date(timeIntervalSince1970: try double() / 1000)
+        Date(timeIntervalSince1970: Double(try int64()) / 1000)
     }
 
     // MARK: Members
@@ -138,21 +179,21 @@ struct WireReader {
                     codingPath: path,
                     debugDescription: "No value associated with key \(codingKey) (\"\(key)\")."))
         }
-        return WireReader(member, path: path + [AnyCodingKey(stringValue: key)])
+        return WireReader(member, in: path, at: AnyCodingKey(stringValue: key))
     }
 
     /// The member `key`, or `nil` when it is missing or `null`.
     func optionalMember(_ key: String) throws -> WireReader? {
         switch try object()[key] {
         case nil, .null?: return nil
-        case let member?: return WireReader(member, path: path + [AnyCodingKey(stringValue: key)])
+        case let member?: return WireReader(member, in: path, at: AnyCodingKey(stringValue: key))
         }
     }
 
     func elements() throws -> [WireReader] {
-        try array().enumerated().map { index, element in
-            WireReader(element, path: path + [AnyCodingKey(index: index)])
-        }
+        let elements = try array()
+        let path = self.path
+        return elements.indices.map { index in WireReader(elements[index], in: path, at: AnyCodingKey(index: index)) }
     }
 
     // MARK: Errors
@@ -166,6 +207,28 @@ struct WireReader {
 
     func corrupted(_ description: String) -> DecodingError {
         .dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: description))
+    }
+}
+
+extension [WireJSON] {
+    var allInt64: [Int64]? {
+        var integers: [Int64] = []
+        integers.reserveCapacity(count)
+        for element in self {
+            guard case .int64(let number) = element else { return nil }
+            integers.append(number)
+        }
+        return integers
+    }
+
+    var allStrings: [String]? {
+        var strings: [String] = []
+        strings.reserveCapacity(count)
+        for element in self {
+            guard case .string(let string) = element else { return nil }
+            strings.append(string)
+        }
+        return strings
     }
 }
 
