@@ -1,0 +1,184 @@
+// libFuzzer targets for RecordCodable. This file is compiled together with the package's sources
+// into one fuzzing binary (see run.sh), so it uses the library without importing it.
+//
+// RECORD_FUZZ_TARGET chooses the target:
+//   json    — the bytes are JSON: decode a Record and the service bodies from them.
+//   record  — the bytes are a recipe for a Record: decode models from it.
+//
+// A target may only end in a decoded value or a DecodingError. Anything else — another error, a
+// decoded value that does not survive a second trip — stops the fuzzer through `failure(_:)`.
+import Foundation
+
+private let target = ProcessInfo.processInfo.environment["RECORD_FUZZ_TARGET"] ?? "json"
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let bytes = Data(bytes: start, count: count)
+    switch target {
+    case "record": fuzzRecordIntoModels(bytes)
+    default: fuzzJSONIntoRecord(bytes)
+    }
+    return 0
+}
+
+/// Stops the fuzzer with a crash that it records, for a property that did not hold.
+private func failure(_ message: String) -> Never {
+    fatalError("fuzz property failed: \(message)")
+}
+
+// MARK: JSON → Record
+
+private func fuzzJSONIntoRecord(_ bytes: Data) {
+    let decoder = JSONDecoder()
+    do {
+        let record = try decoder.decode(Record.self, from: bytes)
+        // Whatever reads as a record writes again and reads back the same.
+        let json: Data
+        do {
+            json = try JSONEncoder().encode(record)
+        } catch {
+            failure("a decoded record did not encode: \(error)")
+        }
+        guard let again = try? decoder.decode(Record.self, from: json), again == record else {
+            failure("a decoded record did not survive a second trip")
+        }
+        _ = record.encodedSize
+        _ = record.fields.values.map(\.typeName)
+    } catch is DecodingError {
+    } catch {
+        failure("JSON → Record threw \(type(of: error)): \(error)")
+    }
+    expectDecodedOrDecodingError { _ = try decoder.decode(RecordsModifyResponse.self, from: bytes) }
+    expectDecodedOrDecodingError { _ = try decoder.decode(RecordsQueryResponse.self, from: bytes) }
+    expectDecodedOrDecodingError { _ = try decoder.decode(RecordsModifyRequest.self, from: bytes) }
+}
+
+private func expectDecodedOrDecodingError(_ body: () throws -> Void) {
+    do {
+        try body()
+    } catch is DecodingError {
+    } catch {
+        failure("threw \(type(of: error)): \(error)")
+    }
+}
+
+// MARK: Bytes → Record → model
+
+/// Reads a Record from fuzz bytes: each field takes a name from `fieldNames`, a kind, and a
+/// payload from the bytes that follow.
+private struct RecipeReader {
+    var bytes: Data.SubSequence
+
+    mutating func byte() -> UInt8 { bytes.popFirst() ?? 0 }
+
+    mutating func take(_ count: Int) -> Data { Data(bytes.prefix(count)).also { bytes = bytes.dropFirst(count) } }
+
+    mutating func int64() -> Int64 {
+        take(8).reduce(0) { $0 << 8 | Int64($1) }
+    }
+
+    mutating func string() -> String {
+        String(decoding: take(Int(byte() % 24)), as: UTF8.self)
+    }
+
+    mutating func value(depth: Int = 0) -> RecordValue {
+        switch byte() % 12 {
+        case 0: return .string(string())
+        case 1: return .int64(int64())
+        case 2: return .int64(Int64(byte() % 4))
+        case 3: return .double(Double(bitPattern: UInt64(bitPattern: int64())))
+        case 4: return .bytes(take(Int(byte())))
+        case 5: return .date(Date(timeIntervalSince1970: Double(bitPattern: UInt64(bitPattern: int64()))))
+        case 6: return .asset(RecordAsset(fileURL: byte() % 2 == 0 ? nil : URL(fileURLWithPath: "/nonexistent/\(string())"), downloadURL: string()))
+        case 7: return .reference(RecordReference(recordName: string()))
+        case 8: return .location(RecordLocation(latitude: Double(int64()), longitude: Double(int64())))
+        case 9: return .bytes(Data(string().utf8))
+        default:
+            guard depth < 3 else { return .list([]) }
+            return .list((0..<Int(byte() % 6)).map { _ in value(depth: depth + 1) })
+        }
+    }
+}
+
+extension Data {
+    fileprivate func also(_ body: () -> Void) -> Data {
+        body()
+        return self
+    }
+}
+
+private let fieldNames = [
+    "id", "name", "age", "score", "ratio", "flag", "when", "blob", "link", "file", "uuid", "amount", "mood", "tags",
+    "numbers", "dates", "set", "map", "child", "children", "matrix", "optionals", "ref", "place", "asset", "metadata",
+]
+
+private struct FuzzModel: Codable {
+    enum Mood: String, RecordEnum {
+        case calm, busy, unknown
+        static var fallbackCase: Mood { .unknown }
+    }
+
+    struct Child: Codable {
+        var name: String
+        var when: Date
+        var values: [Double?]
+    }
+
+    var id: String
+    var name: String?
+    var age: Int8?
+    var score: UInt32?
+    var ratio: Float?
+    var flag: Bool?
+    var when: Date?
+    var blob: Data?
+    var link: URL?
+    var file: URL?
+    var uuid: UUID?
+    var amount: Decimal?
+    var mood: Mood?
+    var tags: [String]?
+    var numbers: [Int]?
+    var dates: [Date]?
+    var set: Set<Int16>?
+    var map: [String: Int]?
+    var child: Child?
+    var children: [Child]?
+    var matrix: [[UInt8]]?
+    var optionals: [String?]?
+    var ref: RecordReference?
+    var place: RecordLocation?
+    var asset: RecordAsset?
+    var metadata: RecordMetadata?
+}
+
+private struct Strict: Codable {
+    var id: Int
+    var name: String
+    var age: UInt8
+    var tags: Set<String>
+    var child: FuzzModel.Child
+}
+
+private func fuzzRecordIntoModels(_ bytes: Data) {
+    var reader = RecipeReader(bytes: bytes[...])
+    var record = Record(recordType: "FuzzModel", recordName: reader.string())
+    for _ in 0..<Int(reader.byte() % 16) {
+        record[fieldNames[Int(reader.byte()) % fieldNames.count]] = reader.value()
+    }
+    expectDecodedOrDecodingError { _ = try RecordDecoder().decode(FuzzModel.self, from: record) }
+    expectDecodedOrDecodingError { _ = try RecordDecoder().decode(Strict.self, from: record) }
+    var snakeCase = RecordDecoder()
+    snakeCase.keyDecodingStrategy = .convertFromSnakeCase
+    expectDecodedOrDecodingError { _ = try snakeCase.decode(FuzzModel.self, from: record) }
+    // A model that decoded encodes again, unless a value cannot be stored (an error, not a trap).
+    if let model = try? RecordDecoder().decode(FuzzModel.self, from: record) {
+        do {
+            _ = try RecordEncoder().encode(model)
+        } catch is EncodingError {
+        } catch is RecordEncodingError {
+        } catch {
+            failure("re-encoding threw \(type(of: error)): \(error)")
+        }
+    }
+}
