@@ -14,6 +14,11 @@ let package = Package(
             path: "Examples/quickstart"
         ),
         .executableTarget(
+            name: "assets-and-references",
+            dependencies: ["RecordCodable"],
+            path: "Examples/assets-and-references"
+        ),
+        .executableTarget(
             name: "server-json",
             dependencies: ["RecordCodable"],
             path: "Examples/server-json"

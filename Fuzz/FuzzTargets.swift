@@ -11,6 +11,7 @@ import Foundation
 
 private let target = ProcessInfo.processInfo.environment["RECORD_FUZZ_TARGET"] ?? "json"
 
+/// libFuzzer's entry point: runs the chosen target on one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Data(bytes: start, count: count)
@@ -89,7 +90,11 @@ private struct RecipeReader {
         case 3: return .double(Double(bitPattern: UInt64(bitPattern: int64())))
         case 4: return .bytes(take(Int(byte())))
         case 5: return .date(Date(timeIntervalSince1970: Double(bitPattern: UInt64(bitPattern: int64()))))
-        case 6: return .asset(RecordAsset(fileURL: byte() % 2 == 0 ? nil : URL(fileURLWithPath: "/nonexistent/\(string())"), downloadURL: string()))
+        case 6:
+            return .asset(
+                RecordAsset(
+                    fileURL: byte() % 2 == 0 ? nil : URL(fileURLWithPath: "/nonexistent/\(string())"),
+                    downloadURL: string()))
         case 7: return .reference(RecordReference(recordName: string()))
         case 8: return .location(RecordLocation(latitude: Double(int64()), longitude: Double(int64())))
         case 9: return .bytes(Data(string().utf8))

@@ -126,12 +126,16 @@ do {
     let fields1000 = try coderOnly(ManyFields(count: 1_000))
     let fieldTimes = try harness.measure([fields100.encode, fields1000.encode, fields100.decode, fields1000.decode])
     growth.append(
-        Growth(what: "1,000 fields / 100 fields", encodeRatio: fieldTimes[1] / fieldTimes[0], decodeRatio: fieldTimes[3] / fieldTimes[2]))
+        Growth(
+            what: "1,000 fields / 100 fields", encodeRatio: fieldTimes[1] / fieldTimes[0],
+            decodeRatio: fieldTimes[3] / fieldTimes[2]))
     let list1000 = try coderOnly(SeriesModel.sample(count: 1_000))
     let list10000 = try coderOnly(SeriesModel.sample(count: 10_000))
     let listTimes = try harness.measure([list1000.encode, list10000.encode, list1000.decode, list10000.decode])
     growth.append(
-        Growth(what: "10,000 elements / 1,000 elements", encodeRatio: listTimes[1] / listTimes[0], decodeRatio: listTimes[3] / listTimes[2]))
+        Growth(
+            what: "10,000 elements / 1,000 elements", encodeRatio: listTimes[1] / listTimes[0],
+            decodeRatio: listTimes[3] / listTimes[2]))
 
     let report = Report(rounds: harness.rounds, rows: rows, growth: growth)
     if asJSON {
@@ -157,7 +161,9 @@ func printTable(_ report: Report) {
     print("RecordCodable benchmark: release build, median of \(report.rounds) interleaved rounds, µs per record")
     print()
     print("                                         encode                                    decode")
-    print("model           fields   Record   hand    JSON  Record/hand JSON/Record   Record   hand    JSON  Record/hand JSON/Record")
+    print(
+        "model           fields   Record   hand    JSON  Record/hand JSON/Record   Record   hand    JSON  Record/hand JSON/Record"
+    )
     for row in report.rows {
         print(
             text(row.model, 15) + number(Double(row.fields), 7, digits: 0)
@@ -171,6 +177,8 @@ func printTable(_ report: Report) {
     print()
     print("Growth (RecordEncoder / RecordDecoder; 10.0× is linear):")
     for growth in report.growth {
-        print("  " + text(growth.what, 34) + number(growth.encodeRatio, 6, digits: 1) + "×" + number(growth.decodeRatio, 8, digits: 1) + "×")
+        print(
+            "  " + text(growth.what, 34) + number(growth.encodeRatio, 6, digits: 1) + "×"
+                + number(growth.decodeRatio, 8, digits: 1) + "×")
     }
 }

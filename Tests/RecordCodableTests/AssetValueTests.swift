@@ -58,8 +58,11 @@ struct AssetValueTests {
 
     @Test("The file is named by the SHA-256 digest of its content")
     func contentDigest() throws {
-        #expect(SHA256.hexDigest(of: Array("".utf8)) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hexDigest(of: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hexDigest(of: Array("".utf8)) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            SHA256.hexDigest(of: Array("abc".utf8))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
         #expect(SHA256.hexDigest(of: long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         let million = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
@@ -74,7 +77,9 @@ struct AssetValueTests {
                 "title": .string("t"),
                 "transcript": .asset(RecordAsset(fileURL: URL(fileURLWithPath: "/nonexistent/\(UUID()).json"))),
             ])
-        expectDecodingError("dataCorrupted", at: "transcript") { _ = try RecordDecoder().decode(Episode.self, from: record) }
+        expectDecodingError("dataCorrupted", at: "transcript") {
+            _ = try RecordDecoder().decode(Episode.self, from: record)
+        }
         var remote = record
         remote["transcript"] = .asset(RecordAsset(fileChecksum: "abc", downloadURL: "https://example.com/${f}"))
         let error = expectDecodingError("dataCorrupted", at: "transcript") {
@@ -90,7 +95,8 @@ struct AssetValueTests {
         let file = directory.appendingPathComponent("bad.json")
         try Data(#"{"lines":[1],"recorded":0}"#.utf8).write(to: file)
         let record = Record(
-            recordType: "Episode", recordName: "e1", fields: ["title": .string("t"), "transcript": .asset(RecordAsset(fileURL: file))])
+            recordType: "Episode", recordName: "e1",
+            fields: ["title": .string("t"), "transcript": .asset(RecordAsset(fileURL: file))])
         expectDecodingError("typeMismatch", at: "transcript.lines.Index 0") {
             _ = try RecordDecoder().decode(Episode.self, from: record)
         }
@@ -108,6 +114,8 @@ struct AssetValueTests {
     func assetValueFromOtherField() throws {
         let record = Record(
             recordType: "Episode", recordName: "e1", fields: ["title": .string("t"), "transcript": .string("x")])
-        expectDecodingError("typeMismatch", at: "transcript") { _ = try RecordDecoder().decode(Episode.self, from: record) }
+        expectDecodingError("typeMismatch", at: "transcript") {
+            _ = try RecordDecoder().decode(Episode.self, from: record)
+        }
     }
 }

@@ -54,7 +54,8 @@ struct CloudKitCodableScenarioTests {
     }
 
     enum Rating: Int, Codable {
-        case bad = 1, good = 5
+        case bad = 1
+        case good = 5
     }
 
     struct App: Codable, Equatable {

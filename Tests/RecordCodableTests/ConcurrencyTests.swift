@@ -9,8 +9,16 @@ import Testing
 @Suite("Concurrency")
 struct ConcurrencyTests {
     /// Types that no other test encodes, so that tasks race to be the first to learn them.
-    struct First: Codable, Equatable { var id: String; var a: Int; var b: [String] }
-    struct Second: Codable, Equatable { var id: String; var when: Date; var status: EnumTests.Status }
+    struct First: Codable, Equatable {
+        var id: String
+        var a: Int
+        var b: [String]
+    }
+    struct Second: Codable, Equatable {
+        var id: String
+        var when: Date
+        var status: EnumTests.Status
+    }
     struct Third: Codable, Equatable, RecordRepresentable {
         static var recordType: String { "ThirdKind" }
         var id: String
@@ -31,7 +39,8 @@ struct ConcurrencyTests {
                     for iteration in 0..<100 {
                         let id = "t\(task)-\(iteration)"
                         let first = First(id: id, a: iteration, b: [id, "\(task)"])
-                        let second = Second(id: id, when: Date(timeIntervalSince1970: Double(iteration)), status: .draft)
+                        let second = Second(
+                            id: id, when: Date(timeIntervalSince1970: Double(iteration)), status: .draft)
                         let third = Third(id: id, nested: NestedValueTests.address)
                         let records = try [encoder.encode(first), encoder.encode(second), encoder.encode(third)]
                         if try decoder.decode(First.self, from: records[0]) != first { failures += 1 }

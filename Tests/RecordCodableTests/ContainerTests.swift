@@ -230,13 +230,17 @@ struct ContainerTests {
     func nestedContainerErrors() throws {
         var record = try RecordEncoder().encode(Self.flattened)
         record["size"] = .bytes(Data(#"{"width":"wide","height":1,"createdAt":0,"inner":{"flag":true}}"#.utf8))
-        expectDecodingError("typeMismatch", at: "size.width") { _ = try RecordDecoder().decode(Flattened.self, from: record) }
+        expectDecodingError("typeMismatch", at: "size.width") {
+            _ = try RecordDecoder().decode(Flattened.self, from: record)
+        }
         record["size"] = .bytes(Data(#"{"width":1,"height":1,"createdAt":0,"inner":{"flag":3}}"#.utf8))
         expectDecodingError("typeMismatch", at: "size.inner.flag") {
             _ = try RecordDecoder().decode(Flattened.self, from: record)
         }
         record["size"] = .bytes(Data(#"{"width":1,"height":1,"createdAt":0}"#.utf8))
-        expectDecodingError("keyNotFound", at: "size.inner") { _ = try RecordDecoder().decode(Flattened.self, from: record) }
+        expectDecodingError("keyNotFound", at: "size.inner") {
+            _ = try RecordDecoder().decode(Flattened.self, from: record)
+        }
         record = try RecordEncoder().encode(Self.flattened)
         record["scores"] = .list([.int64(1), .string("two")])
         expectDecodingError("typeMismatch", at: "scores.Index 1") {

@@ -39,18 +39,24 @@ struct DecodingErrorTests {
     @Test func wrongType() throws {
         var record = person
         record["name"] = .int64(5)
-        let error = expectDecodingError("typeMismatch", at: "name") { _ = try decoder.decode(Person.self, from: record) }
+        let error = expectDecodingError("typeMismatch", at: "name") {
+            _ = try decoder.decode(Person.self, from: record)
+        }
         #expect(error?.context?.debugDescription == "Expected to decode String but found an integer instead.")
         record = person
         record["age"] = .string("36")
-        let ageError = expectDecodingError("typeMismatch", at: "age") { _ = try decoder.decode(Person.self, from: record) }
+        let ageError = expectDecodingError("typeMismatch", at: "age") {
+            _ = try decoder.decode(Person.self, from: record)
+        }
         #expect(ageError?.context?.debugDescription == "Expected to decode Int8 but found a string instead.")
     }
 
     @Test func integerOverflowIsCorruptNotTruncated() throws {
         var record = person
         record["age"] = .int64(300)
-        let error = expectDecodingError("dataCorrupted", at: "age") { _ = try decoder.decode(Person.self, from: record) }
+        let error = expectDecodingError("dataCorrupted", at: "age") {
+            _ = try decoder.decode(Person.self, from: record)
+        }
         #expect(error?.context?.debugDescription == "Number 300 does not fit in Int8.")
     }
 
@@ -90,7 +96,9 @@ struct DecodingErrorTests {
             _ = try decoder.decode(Box<Bool>.self, from: boxRecord(.int64(number)))
         }
         #expect(error?.context?.debugDescription == "Number \(number) is not a valid Bool: expected 0 or 1.")
-        expectDecodingError("dataCorrupted", at: "value") { _ = try decoder.decode(Box<Bool>.self, from: boxRecord(.double(1))) }
+        expectDecodingError("dataCorrupted", at: "value") {
+            _ = try decoder.decode(Box<Bool>.self, from: boxRecord(.double(1)))
+        }
         expectDecodingError("typeMismatch", at: "value") {
             _ = try decoder.decode(Box<Bool>.self, from: boxRecord(.string("true")))
         }
@@ -132,7 +140,9 @@ struct DecodingErrorTests {
     @Test func listElementErrorsNameTheirIndex() throws {
         var record = person
         record["tags"] = .list([.string("a"), .int64(1)])
-        let error = expectDecodingError("typeMismatch", at: "tags.Index 1") { _ = try decoder.decode(Person.self, from: record) }
+        let error = expectDecodingError("typeMismatch", at: "tags.Index 1") {
+            _ = try decoder.decode(Person.self, from: record)
+        }
         #expect(error?.context?.debugDescription == "Expected to decode String but found an integer instead.")
         expectDecodingError("typeMismatch", at: "value.Index 2") {
             _ = try decoder.decode(Box<[Int]>.self, from: boxRecord(.list([.int64(1), .int64(2), .string("3")])))
@@ -172,8 +182,12 @@ struct DecodingErrorTests {
         record["friend"] = .bytes(Data("not json".utf8))
         expectDecodingError("dataCorrupted", at: "friend") { _ = try decoder.decode(Person.self, from: record) }
         record["friend"] = .string("Bo")
-        let error = expectDecodingError("typeMismatch", at: "friend") { _ = try decoder.decode(Person.self, from: record) }
-        #expect(error?.context?.debugDescription == "Expected to decode Dictionary<String, Any> but found a string instead.")
+        let error = expectDecodingError("typeMismatch", at: "friend") {
+            _ = try decoder.decode(Person.self, from: record)
+        }
+        #expect(
+            error?.context?.debugDescription == "Expected to decode Dictionary<String, Any> but found a string instead."
+        )
     }
 
     @Test func listAtEnd() throws {

@@ -11,7 +11,8 @@ struct EnumTests {
     }
 
     enum Priority: Int, Codable, Equatable {
-        case low = 1, high = 2
+        case low = 1
+        case high = 2
     }
 
     enum Status: String, RecordEnum, Equatable {
@@ -20,12 +21,15 @@ struct EnumTests {
     }
 
     enum Level: Int, RecordEnum, Equatable {
-        case one = 1, two = 2, unknown = 0
+        case one = 1
+        case two = 2
+        case unknown = 0
         static var fallbackCase: Level { .unknown }
     }
 
     enum Tiny: UInt8, RecordEnum, Equatable {
-        case a = 1, unknown = 0
+        case a = 1
+        case unknown = 0
         static var fallbackCase: Tiny { .unknown }
     }
 

@@ -56,7 +56,9 @@ struct IdentityTests {
             var id: UUID
         }
         let record = Record(recordType: "Numbered", recordName: "abc")
-        let error = expectDecodingError("dataCorrupted", at: "id") { _ = try RecordDecoder().decode(Numbered.self, from: record) }
+        let error = expectDecodingError("dataCorrupted", at: "id") {
+            _ = try RecordDecoder().decode(Numbered.self, from: record)
+        }
         #expect(error?.context?.debugDescription == "The record name 'abc' is not a valid Int8.")
         expectDecodingError("dataCorrupted", at: "id") {
             _ = try RecordDecoder().decode(Numbered.self, from: Record(recordType: "N", recordName: "300"))

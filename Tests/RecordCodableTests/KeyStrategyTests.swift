@@ -17,7 +17,8 @@ struct KeyStrategyTests {
     }
 
     static let profile = Profile(
-        displayName: "Ada", imageURL: URL(string: "https://example.com/a.png")!, createdAt: Date(timeIntervalSince1970: 5),
+        displayName: "Ada", imageURL: URL(string: "https://example.com/a.png")!,
+        createdAt: Date(timeIntervalSince1970: 5),
         userID: 1, isHTMLEnabled: true, version2Name: "v")
 
     @Test("Snake case writes every field in snake case and reads it back, acronyms included")
@@ -71,9 +72,12 @@ struct KeyStrategyTests {
             var count: Int?
         }
         var encoder = RecordEncoder()
-        encoder.keyEncodingStrategy = .custom { path in AnyCodingKey(stringValue: "f_" + (path.last?.stringValue ?? "")) }
+        encoder.keyEncodingStrategy = .custom { path in AnyCodingKey(stringValue: "f_" + (path.last?.stringValue ?? ""))
+        }
         var decoder = RecordDecoder()
-        decoder.keyDecodingStrategy = .custom { path in AnyCodingKey(stringValue: String(path.last?.stringValue.dropFirst(2) ?? "")) }
+        decoder.keyDecodingStrategy = .custom { path in
+            AnyCodingKey(stringValue: String(path.last?.stringValue.dropFirst(2) ?? ""))
+        }
         let record = try roundTrip(Item(title: "t", count: 2), encoder: encoder, decoder: decoder)
         #expect(record.fields == ["f_title": .string("t"), "f_count": .int64(2)])
         try roundTrip(Item(title: "t", count: nil), encoder: encoder, decoder: decoder)
@@ -92,15 +96,19 @@ struct KeyStrategyTests {
         decoder.identifierKey = nil
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         #expect(try decoder.decode(Keys.self, from: record).keys == ["userName"])
-        decoder.keyDecodingStrategy = .custom { path in AnyCodingKey(stringValue: (path.last?.stringValue ?? "").uppercased()) }
+        decoder.keyDecodingStrategy = .custom { path in
+            AnyCodingKey(stringValue: (path.last?.stringValue ?? "").uppercased())
+        }
         #expect(try decoder.decode(Keys.self, from: record).keys == ["USER_NAME"])
     }
 
     // MARK: Field names
 
-    @Test("A key that is not a valid field name is an error naming the key", arguments: [
-        "", "1st", "_hidden", "with space", "dash-ed", "émoji", "x.y", String(repeating: "a", count: 256),
-    ])
+    @Test(
+        "A key that is not a valid field name is an error naming the key",
+        arguments: [
+            "", "1st", "_hidden", "with space", "dash-ed", "émoji", "x.y", String(repeating: "a", count: 256),
+        ])
     func invalidFieldNames(_ name: String) throws {
         struct Dynamic: Encodable {
             var name: String
@@ -133,9 +141,11 @@ struct KeyStrategyTests {
         #expect(error?.context?.debugDescription.contains("'bad name'") == true)
     }
 
-    @Test("A record name CloudKit would refuse is an error", arguments: [
-        "_underscore", "naïve", String(repeating: "n", count: 256),
-    ])
+    @Test(
+        "A record name CloudKit would refuse is an error",
+        arguments: [
+            "_underscore", "naïve", String(repeating: "n", count: 256),
+        ])
     func invalidRecordNames(_ name: String) throws {
         expectEncodingError(at: "id") { _ = try RecordEncoder().encode(IdentityTests.Note(id: name, title: "t")) }
     }

@@ -34,7 +34,8 @@ struct NestedValueTests {
     }
 
     @Test func optionalAndListOfChildren() throws {
-        let record = try roundTrip(Customer(address: Self.address, previous: Self.address, history: [Self.address, Self.address]))
+        let record = try roundTrip(
+            Customer(address: Self.address, previous: Self.address, history: [Self.address, Self.address]))
         guard case .bytes? = record["previous"], case .bytes? = record["history"] else {
             Issue.record("children are JSON bytes")
             return
@@ -64,7 +65,9 @@ struct NestedValueTests {
                 Box<Address>.self,
                 from: RecordEncoder().encode(Box(value: Address(street: "", zipCode: "", movedIn: date))))
             #expect(decoded.value.movedIn == date)
-            #expect(decoded.value.movedIn.timeIntervalSinceReferenceDate.bitPattern == date.timeIntervalSinceReferenceDate.bitPattern)
+            #expect(
+                decoded.value.movedIn.timeIntervalSinceReferenceDate.bitPattern
+                    == date.timeIntervalSinceReferenceDate.bitPattern)
         }
     }
 
@@ -85,7 +88,8 @@ struct NestedValueTests {
 
     @Test func dictionaries() throws {
         #expect(try roundTrip(Box(value: ["x": 1]))["value"] == .bytes(Data(#"{"x":1}"#.utf8)))
-        #expect(try roundTrip(Box(value: [1: "one", 2: "two"]))["value"] == .bytes(Data(#"{"1":"one","2":"two"}"#.utf8)))
+        #expect(
+            try roundTrip(Box(value: [1: "one", 2: "two"]))["value"] == .bytes(Data(#"{"1":"one","2":"two"}"#.utf8)))
         try roundTrip(Box(value: [String: Int]()))
         try roundTrip(Box(value: ["a": [1, 2], "b": []]))
         try roundTrip(Box(value: ["nested": ["deeper": Self.address]]))
@@ -122,7 +126,9 @@ struct NestedValueTests {
             Issue.record("a list of web and file URLs cannot be one list")
             return
         }
-        #expect(try RecordDecoder().decode(Box<[URL]>.self, from: record).value.map(\.absoluteString) == urls.map(\.absoluteString))
+        #expect(
+            try RecordDecoder().decode(Box<[URL]>.self, from: record).value.map(\.absoluteString)
+                == urls.map(\.absoluteString))
     }
 
     @Test("Lists of nested values, and nested values holding lists")
@@ -176,10 +182,15 @@ struct NestedValueTests {
         #expect(try roundTrip(Box(value: Celsius(21.5)))["value"] == .double(21.5))
         #expect(try roundTrip(Box(value: [Celsius(1), Celsius(2)]))["value"] == .list([.double(1), .double(2)]))
         #expect(try roundTrip(Box(value: Tagged(["a", "b"])))["value"] == .list([.string("a"), .string("b")]))
-        #expect(try roundTrip(Box(value: Tagged(Date(timeIntervalSince1970: 5))))["value"] == .date(Date(timeIntervalSince1970: 5)))
-        #expect(try roundTrip(Box(value: Tagged(Self.address)))["value"] == RecordEncoder().encode(Box(value: Self.address))["value"])
+        #expect(
+            try roundTrip(Box(value: Tagged(Date(timeIntervalSince1970: 5))))["value"]
+                == .date(Date(timeIntervalSince1970: 5)))
+        #expect(
+            try roundTrip(Box(value: Tagged(Self.address)))["value"]
+                == RecordEncoder().encode(Box(value: Self.address))["value"])
         #expect(try roundTrip(Box(value: Tagged<Int?>(nil))).fields.isEmpty)
-        #expect(try roundTrip(Box(value: [Tagged(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)]))["value"]
-            == .list([.string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")]))
+        #expect(
+            try roundTrip(Box(value: [Tagged(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)]))["value"]
+                == .list([.string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")]))
     }
 }

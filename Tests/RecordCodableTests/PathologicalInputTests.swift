@@ -23,10 +23,14 @@ struct PathologicalInputTests {
 
     @Test("200,000-deep nested JSON in a bytes field is a clear error")
     func deepJSONInBytes() throws {
-        let record = Record(recordType: "Holder", recordName: "h", fields: ["tree": .bytes(Self.deeplyNestedJSON(depth: 200_000))])
+        let record = Record(
+            recordType: "Holder", recordName: "h", fields: ["tree": .bytes(Self.deeplyNestedJSON(depth: 200_000))])
         expectDecodingError("dataCorrupted", at: "tree") { _ = try RecordDecoder().decode(Holder.self, from: record) }
-        let matrix = Record(recordType: "Box", recordName: "b", fields: ["value": .bytes(Self.deeplyNestedJSON(depth: 200_000))])
-        expectDecodingError("dataCorrupted", at: "value") { _ = try RecordDecoder().decode(Box<[[Int]]>.self, from: matrix) }
+        let matrix = Record(
+            recordType: "Box", recordName: "b", fields: ["value": .bytes(Self.deeplyNestedJSON(depth: 200_000))])
+        expectDecodingError("dataCorrupted", at: "value") {
+            _ = try RecordDecoder().decode(Box<[[Int]]>.self, from: matrix)
+        }
     }
 
     @Test("Nesting the JSON decoder accepts decodes")
@@ -58,7 +62,10 @@ struct PathologicalInputTests {
         let readBack = try JSONDecoder().decode(Record.self, from: JSONEncoder().encode(record))
         #expect(readBack == record)
         let strings: [String] = (0..<1_000_000).map { String($0) }
-        #expect(try roundTrip(Box(value: strings), encoder: encoder)["value"].map { if case .list(let list) = $0 { list.count } else { 0 } } == 1_000_000)
+        #expect(
+            try roundTrip(Box(value: strings), encoder: encoder)["value"].map {
+                if case .list(let list) = $0 { list.count } else { 0 }
+            } == 1_000_000)
     }
 
     @Test("A 10 MB string is too large for CloudKit, and works where the limit allows it")
@@ -73,10 +80,12 @@ struct PathologicalInputTests {
         #expect(readBack == record)
     }
 
-    @Test("Field names of every odd shape are refused by the encoder and kept by the wire form", arguments: [
-        "", " ", "_", "1", "naïve", "日本", "👋🏽", "a b", "a\u{0}b", "line\nbreak", "\"quoted\"", "back\\slash",
-        String(repeating: "x", count: 10_000), "recordName", "fields", "__proto__",
-    ])
+    @Test(
+        "Field names of every odd shape are refused by the encoder and kept by the wire form",
+        arguments: [
+            "", " ", "_", "1", "naïve", "日本", "👋🏽", "a b", "a\u{0}b", "line\nbreak", "\"quoted\"", "back\\slash",
+            String(repeating: "x", count: 10_000), "recordName", "fields", "__proto__",
+        ])
     func oddFieldNames(_ name: String) throws {
         struct Dynamic: Encodable {
             var name: String
@@ -123,7 +132,8 @@ struct PathologicalInputTests {
                 _ = try JSONDecoder().decode(Record.self, from: Data(json.utf8))
             }
         }
-        let extremes = #"{"recordName":"n","recordType":"T","fields":{"a":{"type":"TIMESTAMP","value":9223372036854775807},"b":{"type":"TIMESTAMP","value":-9223372036854775808}}}"#
+        let extremes =
+            #"{"recordName":"n","recordType":"T","fields":{"a":{"type":"TIMESTAMP","value":9223372036854775807},"b":{"type":"TIMESTAMP","value":-9223372036854775808}}}"#
         let record = try JSONDecoder().decode(Record.self, from: Data(extremes.utf8))
         #expect(record["a"] == .date(Date(timeIntervalSince1970: Double(Int64.max) / 1000)))
     }
@@ -135,20 +145,25 @@ struct PathologicalInputTests {
             fields: Dictionary(uniqueKeysWithValues: (0..<10_000).map { ("f\($0)", RecordValue.int64(Int64($0))) }))
         struct Bag: Decodable {
             var count: Int
-            init(from decoder: any Decoder) throws { count = try decoder.container(keyedBy: AnyCodingKey.self).allKeys.count }
+            init(from decoder: any Decoder) throws {
+                count = try decoder.container(keyedBy: AnyCodingKey.self).allKeys.count
+            }
         }
         #expect(try RecordDecoder().decode(Bag.self, from: record).count == 10_001)
         #expect(try JSONDecoder().decode(Record.self, from: JSONEncoder().encode(record)) == record)
     }
 
-    @Test("Bytes that are not JSON, where a nested value is expected, are a clear error", arguments: [
-        Data(), Data([0xFF, 0xFE]), Data("{".utf8), Data(#"{"street":"#.utf8), Data(repeating: 0, count: 1_000),
-    ])
+    @Test(
+        "Bytes that are not JSON, where a nested value is expected, are a clear error",
+        arguments: [
+            Data(), Data([0xFF, 0xFE]), Data("{".utf8), Data(#"{"street":"#.utf8), Data(repeating: 0, count: 1_000),
+        ])
     func garbageBytes(_ bytes: Data) throws {
         expectDecodingError("dataCorrupted", at: "address") {
             _ = try RecordDecoder().decode(
                 NestedValueTests.Customer.self,
-                from: Record(recordType: "C", recordName: "c", fields: ["address": .bytes(bytes), "history": .list([])]))
+                from: Record(
+                    recordType: "C", recordName: "c", fields: ["address": .bytes(bytes), "history": .list([])]))
         }
     }
 }

@@ -42,7 +42,9 @@ struct PrimitiveTests {
     @Test(arguments: [UInt.min, 1, UInt(Int64.max)])
     func uint(_ value: UInt) throws { try checkInteger(value) }
 
-    @Test("128-bit integers are stored when they fit in 64 bits", arguments: [Int128(Int64.min), -1, 0, Int128(Int64.max)])
+    @Test(
+        "128-bit integers are stored when they fit in 64 bits",
+        arguments: [Int128(Int64.min), -1, 0, Int128(Int64.max)])
     func int128(_ value: Int128) throws {
         #expect(try roundTrip(Box(value: value))["value"] == .int64(Int64(value)))
         #expect(try roundTrip(Box(value: [value]))["value"] == .list([.int64(Int64(value))]))
@@ -60,7 +62,9 @@ struct PrimitiveTests {
         expectDecodingError("dataCorrupted", at: "value") {
             _ = try RecordDecoder().decode(Box<UInt128>.self, from: boxRecord(.int64(-1)))
         }
-        #expect(try RecordDecoder().decode(Box<Int128>.self, from: boxRecord(.double(1e18))).value == 1_000_000_000_000_000_000)
+        #expect(
+            try RecordDecoder().decode(Box<Int128>.self, from: boxRecord(.double(1e18))).value
+                == 1_000_000_000_000_000_000)
     }
 
     @Test("An unsigned integer over Int64.max cannot be stored", arguments: [UInt64(Int64.max) + 1, UInt64.max])
@@ -138,15 +142,19 @@ struct PrimitiveTests {
         #expect(try roundTrip(Box(value: [Int16.min]))["value"] == .list([.int64(Int64(Int16.min))]))
         #expect(try roundTrip(Box(value: [Int32.max]))["value"] == .list([.int64(Int64(Int32.max))]))
         #expect(try roundTrip(Box(value: [Int64.min, Int64.max]))["value"] == .list([.int64(.min), .int64(.max)]))
-        #expect(try roundTrip(Box(value: [Int.min, 0, Int.max]))["value"] == .list([.int64(.min), .int64(0), .int64(.max)]))
+        #expect(
+            try roundTrip(Box(value: [Int.min, 0, Int.max]))["value"] == .list([.int64(.min), .int64(0), .int64(.max)]))
         #expect(try roundTrip(Box(value: [UInt8.max]))["value"] == .list([.int64(255)]))
         #expect(try roundTrip(Box(value: [UInt16.max]))["value"] == .list([.int64(65_535)]))
         #expect(try roundTrip(Box(value: [UInt32.max]))["value"] == .list([.int64(Int64(UInt32.max))]))
         #expect(try roundTrip(Box(value: [UInt64(Int64.max)]))["value"] == .list([.int64(.max)]))
         #expect(try roundTrip(Box(value: [UInt(7)]))["value"] == .list([.int64(7)]))
         #expect(try roundTrip(Box(value: [Float(1.5), -0.0]))["value"] == .list([.double(1.5), .double(-0.0)]))
-        #expect(try roundTrip(Box(value: [0.5, -0.0, .infinity]))["value"] == .list([.double(0.5), .double(-0.0), .double(.infinity)]))
-        #expect(try roundTrip(Box(value: ["a", "", "ü"]))["value"] == .list([.string("a"), .string(""), .string("ü")]))
+        #expect(
+            try roundTrip(Box(value: [0.5, -0.0, .infinity]))["value"]
+                == .list([.double(0.5), .double(-0.0), .double(.infinity)]))
+        #expect(
+            try roundTrip(Box(value: ["a", "", "ü"]))["value"] == .list([.string("a"), .string(""), .string("ü")]))
     }
 
     @Test func emptyListsOfEveryPrimitive() throws {

@@ -190,7 +190,8 @@ struct RandomSource: RandomNumberGenerator {
 
     mutating func string(maximumLength: Int = 24) -> String {
         let ranges: [ClosedRange<UInt32>] = [
-            0x20...0x7E, 0x00...0x1F, 0xA0...0x17F, 0x300...0x36F, 0x4E00...0x4FFF, 0x1F600...0x1F64F, 0x1F3FB...0x1F3FF,
+            0x20...0x7E, 0x00...0x1F, 0xA0...0x17F, 0x300...0x36F, 0x4E00...0x4FFF, 0x1F600...0x1F64F,
+            0x1F3FB...0x1F3FF,
         ]
         let count = int(in: 0...maximumLength)
         var scalars = String.UnicodeScalarView()
@@ -211,7 +212,8 @@ struct RandomSource: RandomNumberGenerator {
     mutating func date(wholeMilliseconds: Bool) -> Date {
         let milliseconds = Int64.random(in: -62_135_596_800_000...253_402_300_799_000, using: &self)
         if wholeMilliseconds { return Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
-        return Date(timeIntervalSinceReferenceDate: Double(milliseconds) / 1000 + Double.random(in: 0..<0.001, using: &self))
+        return Date(
+            timeIntervalSinceReferenceDate: Double(milliseconds) / 1000 + Double.random(in: 0..<0.001, using: &self))
     }
 
     mutating func uuid() -> UUID {
@@ -241,7 +243,8 @@ struct Everything: Codable, Equatable {
     }
 
     enum Size: Int, Codable {
-        case small = 1, large = 100
+        case small = 1
+        case large = 100
     }
 
     struct Nested: Codable, Equatable {
@@ -337,7 +340,9 @@ struct Everything: Codable, Equatable {
             dates: random.maybe { $0.array { $0.date(wholeMilliseconds: forWire) } },
             booleans: random.maybe { $0.array { $0.bool() } },
             set: random.maybe { Set($0.array { $0.integer(UInt16.self) }) },
-            dictionary: random.maybe { Dictionary($0.array { ($0.string(), $0.integer(Int.self)) }, uniquingKeysWith: { $1 }) },
+            dictionary: random.maybe {
+                Dictionary($0.array { ($0.string(), $0.integer(Int.self)) }, uniquingKeysWith: { $1 })
+            },
             nested: random.maybe { Nested.random(using: &$0) },
             nestedList: random.maybe { $0.array(maximumCount: 3) { Nested.random(using: &$0) } },
             matrix: random.maybe { $0.array(maximumCount: 3) { $0.array { $0.integer(Int.self) } } },
@@ -346,7 +351,9 @@ struct Everything: Codable, Equatable {
             reference: random.maybe {
                 RecordReference(
                     recordName: $0.recordName(), action: [.none, .deleteSelf, .validate][$0.int(in: 0...2)],
-                    zoneID: $0.maybe { RecordZoneID(zoneName: $0.recordName(), ownerRecordName: $0.maybe { $0.recordName() }) })
+                    zoneID: $0.maybe {
+                        RecordZoneID(zoneName: $0.recordName(), ownerRecordName: $0.maybe { $0.recordName() })
+                    })
             },
             location: random.maybe {
                 RecordLocation(
@@ -405,7 +412,8 @@ extension RecordValue {
 extension Record {
     static let everythingFields = [
         "string", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "bool",
-        "float", "double", "date", "data", "webURL", "fileURL", "uuid", "decimal", "mood", "size", "strings", "integers",
+        "float", "double", "date", "data", "webURL", "fileURL", "uuid", "decimal", "mood", "size", "strings",
+        "integers",
         "smallIntegers", "doubles", "dates", "booleans", "set", "dictionary", "nested", "nestedList", "matrix",
         "optionals", "moods", "reference", "location", "asset", "name", "when", "values", "flags", "child",
     ]

@@ -111,7 +111,8 @@ struct ServiceBodyTests {
         let record = try #require(response.records.first?.record)
         #expect(record.recordName == "4c016e24-c397-4c9d-81d6-dee3e3a48bb0")
         let stamp = RecordMetadata.Stamp(
-            timestamp: Date(timeIntervalSince1970: 1_422_312_944.104), userRecordName: "_9a065b60313a5937e75e03ed8e8f383d",
+            timestamp: Date(timeIntervalSince1970: 1_422_312_944.104),
+            userRecordName: "_9a065b60313a5937e75e03ed8e8f383d",
             deviceID: "iCloud")
         #expect(record.metadata == RecordMetadata(changeTag: "1e", created: stamp, modified: stamp))
     }
@@ -177,7 +178,8 @@ struct ServiceBodyTests {
     @Test func lookupAndQueryResponses() throws {
         let lookup = try decode(
             RecordsLookupResponse.self,
-            #"{"records":[{"recordName":"a","recordType":"T","fields":{}},{"recordName":"b","serverErrorCode":"NOT_FOUND"}]}"#)
+            #"{"records":[{"recordName":"a","recordType":"T","fields":{}},{"recordName":"b","serverErrorCode":"NOT_FOUND"}]}"#
+        )
         #expect(lookup.records.map(\.record?.recordName) == ["a", nil])
         #expect(lookup.records[1].error?.serverErrorCode == .notFound)
         #expect(try decode(RecordsLookupResponse.self, encode(lookup)) == lookup)
@@ -189,7 +191,9 @@ struct ServiceBodyTests {
         #expect(query.records.count == 1)
         let lastPage = try decode(RecordsQueryResponse.self, #"{"records":[]}"#)
         #expect(lastPage.continuationMarker == nil)
-        #expect(try encode(query) == #"{"continuationMarker":"AbC=","records":[{"fields":{},"recordName":"a","recordType":"T"}]}"#)
+        #expect(
+            try encode(query)
+                == #"{"continuationMarker":"AbC=","records":[{"fields":{},"recordName":"a","recordType":"T"}]}"#)
         expectDecodingError("keyNotFound", at: "records") { _ = try decode(RecordsQueryResponse.self, "{}") }
     }
 
@@ -198,7 +202,8 @@ struct ServiceBodyTests {
     @Test("The exact body of a request with every option")
     func requestGolden() throws {
         let record = Record(
-            recordType: "Note", recordName: "N1", fields: ["title": .string("Hi")], metadata: RecordMetadata(changeTag: "t1"))
+            recordType: "Note", recordName: "N1", fields: ["title": .string("Hi")],
+            metadata: RecordMetadata(changeTag: "t1"))
         let request = RecordsModifyRequest(
             operations: [
                 RecordOperation(.create, record: record),
@@ -226,7 +231,8 @@ struct ServiceBodyTests {
             #expect(decoded.operations.first?.record.recordName == "n")
         }
         expectDecodingError("dataCorrupted", at: "operations.Index 0.operationType") {
-            _ = try decode(RecordsModifyRequest.self, #"{"operations":[{"operationType":"upsert","record":{"recordName":"n"}}]}"#)
+            _ = try decode(
+                RecordsModifyRequest.self, #"{"operations":[{"operationType":"upsert","record":{"recordName":"n"}}]}"#)
         }
     }
 
@@ -262,7 +268,9 @@ struct ServiceBodyTests {
 
     @Test("A request's JSON is the same whatever the JSON encoder's strategies")
     func requestIndependentOfStrategies() throws {
-        let request = try RecordsModifyRequest(saving: [IdentityTests.Note(id: "n", title: "t")], zoneID: RecordZoneID(zoneName: "Z", ownerRecordName: "_o"))
+        let request = try RecordsModifyRequest(
+            saving: [IdentityTests.Note(id: "n", title: "t")],
+            zoneID: RecordZoneID(zoneName: "Z", ownerRecordName: "_o"))
         let plain = try encode(request)
         let encoder = WireFormatTests.goldenEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -274,6 +282,7 @@ struct ServiceBodyTests {
         let error = RecordServerError(recordName: "n", reason: "r", serverErrorCode: .zoneNotFound, retryAfter: 1.5)
         #expect(try decode(RecordServerError.self, encode(error)) == error)
         #expect(
-            try encode(error) == #"{"reason":"r","recordName":"n","retryAfter":1.5,"serverErrorCode":"ZONE_NOT_FOUND"}"#)
+            try encode(error) == #"{"reason":"r","recordName":"n","retryAfter":1.5,"serverErrorCode":"ZONE_NOT_FOUND"}"#
+        )
     }
 }

@@ -53,7 +53,8 @@ struct SizeGuardTests {
     }
 
     @Test func stringOverTheLimit() throws {
-        let document = Document(title: "t", body: String(repeating: "x", count: 1_000_000), attachment: nil, outline: nil)
+        let document = Document(
+            title: "t", body: String(repeating: "x", count: 1_000_000), attachment: nil, outline: nil)
         let failure = tooLarge { _ = try RecordEncoder().encode(document) }
         #expect(failure?.size == "title".utf8.count + 1 + "body".utf8.count + 1_000_000)
         #expect(failure?.limit == 1_000_000)
@@ -66,7 +67,8 @@ struct SizeGuardTests {
     }
 
     @Test func nestedValueOverTheLimit() throws {
-        let outline = Dictionary(uniqueKeysWithValues: (0..<20_000).map { ("key\($0)", String(repeating: "v", count: 50)) })
+        let outline = Dictionary(
+            uniqueKeysWithValues: (0..<20_000).map { ("key\($0)", String(repeating: "v", count: 50)) })
         let document = Document(title: "t", body: "b", attachment: nil, outline: outline)
         #expect(tooLarge { _ = try RecordEncoder().encode(document) }?.heaviest.first == "outline")
     }
@@ -76,9 +78,11 @@ struct SizeGuardTests {
         var encoder = RecordEncoder()
         encoder.maximumRecordSize = 100
         let fixed = "title".utf8.count + 1 + "body".utf8.count
-        let atLimit = Document(title: "t", body: String(repeating: "x", count: 100 - fixed), attachment: nil, outline: nil)
+        let atLimit = Document(
+            title: "t", body: String(repeating: "x", count: 100 - fixed), attachment: nil, outline: nil)
         #expect(try encoder.encode(atLimit).encodedSize == 100)
-        let overLimit = Document(title: "t", body: String(repeating: "x", count: 101 - fixed), attachment: nil, outline: nil)
+        let overLimit = Document(
+            title: "t", body: String(repeating: "x", count: 101 - fixed), attachment: nil, outline: nil)
         let failure = tooLarge { _ = try encoder.encode(overLimit) }
         #expect(failure?.size == 101)
         #expect(failure?.limit == 100)
@@ -86,7 +90,8 @@ struct SizeGuardTests {
 
     @Test("The description names the heaviest fields and suggests RecordAssetValue")
     func description() {
-        let error = RecordEncodingError.recordTooLarge(size: 2_000_000, limit: 1_000_000, heaviestFields: ["body", "image"])
+        let error = RecordEncodingError.recordTooLarge(
+            size: 2_000_000, limit: 1_000_000, heaviestFields: ["body", "image"])
         #expect(error.description.contains("2000000"))
         #expect(error.description.contains("'body', 'image'"))
         #expect(error.description.contains("RecordAssetValue"))

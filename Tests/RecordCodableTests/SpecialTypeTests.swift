@@ -76,7 +76,9 @@ struct SpecialTypeTests {
         expectDecodingError("dataCorrupted", at: "value") {
             _ = try decoder.decode(Box<URL>.self, from: boxRecord(.string("http://[::1")))
         }
-        expectDecodingError("typeMismatch", at: "value") { _ = try decoder.decode(Box<URL>.self, from: boxRecord(.int64(1))) }
+        expectDecodingError("typeMismatch", at: "value") {
+            _ = try decoder.decode(Box<URL>.self, from: boxRecord(.int64(1)))
+        }
     }
 
     @Test func uuid() throws {
@@ -89,10 +91,12 @@ struct SpecialTypeTests {
         #expect(error?.context?.debugDescription.hasPrefix("Attempted to decode UUID from invalid UUID string") == true)
     }
 
-    @Test("A Decimal is stored as its exact text", arguments: [
-        "0", "-1", "3.14159265358979323846264338327950288", "12345678901234567890123456789012345678", "1e-100",
-        "0.000001", "-98765.4321",
-    ])
+    @Test(
+        "A Decimal is stored as its exact text",
+        arguments: [
+            "0", "-1", "3.14159265358979323846264338327950288", "12345678901234567890123456789012345678", "1e-100",
+            "0.000001", "-98765.4321",
+        ])
     func decimal(_ text: String) throws {
         let value = try #require(Decimal(string: text))
         let record = try roundTrip(Box(value: value))
@@ -114,8 +118,9 @@ struct SpecialTypeTests {
         }
     }
 
-    @Test("Text that is not exactly a Decimal is corrupt, never read in part",
-          arguments: ["12abc", "", "1.2.3", "1e", "--1", "1e400", "123456789012345678901234567890123456789012", "abc"])
+    @Test(
+        "Text that is not exactly a Decimal is corrupt, never read in part",
+        arguments: ["12abc", "", "1.2.3", "1e", "--1", "1e400", "123456789012345678901234567890123456789012", "abc"])
     func invalidDecimalText(_ text: String) throws {
         expectDecodingError("dataCorrupted", at: "value") {
             _ = try decoder.decode(Box<Decimal>.self, from: boxRecord(.string(text)))
@@ -127,12 +132,15 @@ struct SpecialTypeTests {
             recordName: "R1", action: .deleteSelf, zoneID: RecordZoneID(zoneName: "Z", ownerRecordName: "_owner"))
         #expect(try roundTrip(Box(value: reference))["value"] == .reference(reference))
         let location = RecordLocation(
-            latitude: 45, longitude: -93, altitude: 300, horizontalAccuracy: 5, verticalAccuracy: 6, speed: 1, course: 90,
+            latitude: 45, longitude: -93, altitude: 300, horizontalAccuracy: 5, verticalAccuracy: 6, speed: 1,
+            course: 90,
             timestamp: Date(timeIntervalSince1970: 1000))
         #expect(try roundTrip(Box(value: location))["value"] == .location(location))
         let asset = RecordAsset(fileChecksum: "sum", size: 10, downloadURL: "https://example.com/${f}")
         #expect(try roundTrip(Box(value: asset))["value"] == .asset(asset))
-        #expect(try roundTrip(Box(value: [reference, reference]))["value"] == .list([.reference(reference), .reference(reference)]))
+        #expect(
+            try roundTrip(Box(value: [reference, reference]))["value"]
+                == .list([.reference(reference), .reference(reference)]))
         #expect(try roundTrip(Box(value: [location]))["value"] == .list([.location(location)]))
         expectDecodingError("typeMismatch", at: "value") {
             _ = try decoder.decode(Box<RecordReference>.self, from: boxRecord(.string("R1")))

@@ -38,7 +38,8 @@ struct WireFormatTests {
         metadata: RecordMetadata(
             changeTag: "e",
             created: .init(timestamp: Date(timeIntervalSince1970: 1_699_920_000), userRecordName: "_3f", deviceID: "2"),
-            modified: .init(timestamp: Date(timeIntervalSince1970: 1_699_920_000.5), userRecordName: "_3f", deviceID: "2")))
+            modified: .init(
+                timestamp: Date(timeIntervalSince1970: 1_699_920_000.5), userRecordName: "_3f", deviceID: "2")))
 
     static let noteJSON =
         #"{"created":{"deviceID":"2","timestamp":1699920000000,"userRecordName":"_3f"},"#
@@ -69,7 +70,8 @@ struct WireFormatTests {
             var container = encoder.singleValueContainer()
             try container.encode("custom")
         }
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+", negativeInfinity: "-", nan: "n")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "+", negativeInfinity: "-", nan: "n")
         #expect(try Self.json(Self.note, encoder: encoder) == Self.noteJSON)
         let custom = Self.goldenEncoder()
         custom.keyEncodingStrategy = .custom { _ in AnyCodingKey(stringValue: "renamed") }
@@ -97,7 +99,8 @@ struct WireFormatTests {
             (1_699_920_000.123, 1_699_920_000_123), (1_699_920_000.123_456_7, 1_699_920_000_123),
         ]
         for (seconds, milliseconds) in cases {
-            let record = Record(recordType: "T", recordName: "n", fields: ["d": .date(Date(timeIntervalSince1970: seconds))])
+            let record = Record(
+                recordType: "T", recordName: "n", fields: ["d": .date(Date(timeIntervalSince1970: seconds))])
             #expect(try Self.json(record).contains(#""value":\#(milliseconds)"#), "\(seconds)")
             let decoded = try Self.record(Self.json(record))
             #expect(decoded["d"] == .date(Date(timeIntervalSince1970: Double(milliseconds) / 1000)))
@@ -119,7 +122,9 @@ struct WireFormatTests {
             recordType: "T", recordName: "n", fields: ["d": .date(Date(timeIntervalSince1970: .infinity))])
         let error = expectEncodingError(at: "fields.d.value") { _ = try JSONEncoder().encode(record) }
         #expect(String(describing: error).contains("beyond the milliseconds"))
-        let topLevel = expectEncodingError(at: "") { _ = try RecordEncoder().encode(Date(timeIntervalSince1970: -.infinity)) }
+        let topLevel = expectEncodingError(at: "") {
+            _ = try RecordEncoder().encode(Date(timeIntervalSince1970: -.infinity))
+        }
         #expect(!String(describing: topLevel).isEmpty)
     }
 
@@ -131,7 +136,8 @@ struct WireFormatTests {
         let list = Record(recordType: "T", recordName: "n", fields: ["x": .list([.double(1), .double(value)])])
         expectEncodingError(at: "fields.x.value.Index 1") { _ = try JSONEncoder().encode(list) }
         let location = Record(
-            recordType: "T", recordName: "n", fields: ["x": .location(RecordLocation(latitude: 1, longitude: 2, speed: value))])
+            recordType: "T", recordName: "n",
+            fields: ["x": .location(RecordLocation(latitude: 1, longitude: 2, speed: value))])
         expectEncodingError(at: "fields.x.value.speed") { _ = try JSONEncoder().encode(location) }
     }
 
@@ -161,7 +167,10 @@ struct WireFormatTests {
                 recordType: "T", recordName: "n",
                 fields: ["r": .reference(RecordReference(recordName: "R", action: action, zoneID: zone))])
             let json = try Self.json(record)
-            #expect(json.contains(#"{"action":"\#(action.rawValue)","recordName":"R","zoneID":{"ownerRecordName":"_o","zoneName":"Z"}}"#))
+            #expect(
+                json.contains(
+                    #"{"action":"\#(action.rawValue)","recordName":"R","zoneID":{"ownerRecordName":"_o","zoneName":"Z"}}"#
+                ))
             #expect(try Self.record(json) == record)
         }
     }
@@ -172,7 +181,8 @@ struct WireFormatTests {
     func assetField() throws {
         for type in ["ASSETID", "ASSET"] {
             let record = try Self.record(
-                #"{"recordName":"n","recordType":"T","fields":{"photo":{"type":"\#(type)","value":{"fileChecksum":"AXr1","size":102206,"downloadURL":"https://cvws.icloud-content.com/B/AXr1/${f}?o=A","referenceChecksum":"rc","wrappingKey":"wk"}}}}"#)
+                #"{"recordName":"n","recordType":"T","fields":{"photo":{"type":"\#(type)","value":{"fileChecksum":"AXr1","size":102206,"downloadURL":"https://cvws.icloud-content.com/B/AXr1/${f}?o=A","referenceChecksum":"rc","wrappingKey":"wk"}}}}"#
+            )
             #expect(
                 record["photo"]
                     == .asset(
@@ -184,7 +194,8 @@ struct WireFormatTests {
 
     @Test func locationField() throws {
         let record = try Self.record(
-            #"{"recordName":"n","recordType":"T","fields":{"where":{"type":"LOCATION","value":{"latitude":37.33,"longitude":-122.03,"altitude":10.5,"horizontalAccuracy":5,"verticalAccuracy":8,"speed":1.5,"course":270,"timestamp":1699920000123}}}}"#)
+            #"{"recordName":"n","recordType":"T","fields":{"where":{"type":"LOCATION","value":{"latitude":37.33,"longitude":-122.03,"altitude":10.5,"horizontalAccuracy":5,"verticalAccuracy":8,"speed":1.5,"course":270,"timestamp":1699920000123}}}}"#
+        )
         #expect(
             record["where"]
                 == .location(
@@ -217,8 +228,12 @@ struct WireFormatTests {
             #expect(json.contains(#""\#(name)":{"type":"\#(type)""#), "\(name)")
         }
         #expect(try Self.record(json) == record)
-        for type in ["INT64_LIST", "DOUBLE_LIST", "TIMESTAMP_LIST", "REFERENCE_LIST", "ASSET_LIST", "LOCATION_LIST", "BYTES_LIST"] {
-            let empty = try Self.record(#"{"recordName":"n","recordType":"T","fields":{"x":{"type":"\#(type)","value":[]}}}"#)
+        for type in [
+            "INT64_LIST", "DOUBLE_LIST", "TIMESTAMP_LIST", "REFERENCE_LIST", "ASSET_LIST", "LOCATION_LIST",
+            "BYTES_LIST",
+        ] {
+            let empty = try Self.record(
+                #"{"recordName":"n","recordType":"T","fields":{"x":{"type":"\#(type)","value":[]}}}"#)
             #expect(empty["x"] == .list([]))
         }
     }
@@ -226,7 +241,8 @@ struct WireFormatTests {
     @Test("An INT64 beyond 2^53 keeps every digit")
     func largeInteger() throws {
         let record = try Self.record(
-            #"{"recordName":"n","recordType":"T","fields":{"big":{"type":"INT64","value":9007199254740993},"max":{"type":"INT64","value":9223372036854775807},"min":{"type":"INT64","value":-9223372036854775808}}}"#)
+            #"{"recordName":"n","recordType":"T","fields":{"big":{"type":"INT64","value":9007199254740993},"max":{"type":"INT64","value":9223372036854775807},"min":{"type":"INT64","value":-9223372036854775808}}}"#
+        )
         #expect(record["big"] == .int64(9_007_199_254_740_993))
         #expect(record["max"] == .int64(.max))
         #expect(record["min"] == .int64(.min))
@@ -281,8 +297,13 @@ struct WireFormatTests {
     @Test("Unknown keys are ignored, at every level")
     func unknownKeys() throws {
         let record = try Self.record(
-            #"{"recordName":"n","recordType":"T","shortGUID":{"value":"x"},"desiredKeys":[],"fields":{"a":{"type":"STRING","value":"v","extra":1},"r":{"type":"REFERENCE","value":{"recordName":"R","action":"NONE","extra":true}}}}"#)
-        #expect(record == Record(recordType: "T", recordName: "n", fields: ["a": .string("v"), "r": .reference(RecordReference(recordName: "R"))]))
+            #"{"recordName":"n","recordType":"T","shortGUID":{"value":"x"},"desiredKeys":[],"fields":{"a":{"type":"STRING","value":"v","extra":1},"r":{"type":"REFERENCE","value":{"recordName":"R","action":"NONE","extra":true}}}}"#
+        )
+        #expect(
+            record
+                == Record(
+                    recordType: "T", recordName: "n",
+                    fields: ["a": .string("v"), "r": .reference(RecordReference(recordName: "R"))]))
     }
 
     @Test("A record the server answers with its name and metadata only")
@@ -299,7 +320,9 @@ struct WireFormatTests {
     // MARK: Malformed input, one case each
 
     @discardableResult
-    private func malformed(_ fields: String, _ kind: String, at path: String, sourceLocation: SourceLocation = #_sourceLocation)
+    private func malformed(
+        _ fields: String, _ kind: String, at path: String, sourceLocation: SourceLocation = #_sourceLocation
+    )
         -> DecodingError?
     {
         expectDecodingError(kind, at: path, sourceLocation: sourceLocation) {
@@ -353,13 +376,19 @@ struct WireFormatTests {
     @Test func listWithWrongElements() {
         malformed(#"{"x":{"type":"STRING_LIST","value":["a",1]}}"#, "typeMismatch", at: "fields.x.value.Index 1")
         malformed(#"{"x":{"type":"INT64_LIST","value":[1,2.5]}}"#, "dataCorrupted", at: "fields.x.value.Index 1")
-        malformed(#"{"x":{"type":"REFERENCE_LIST","value":[{"action":"NONE"}]}}"#, "keyNotFound", at: "fields.x.value.Index 0.recordName")
+        malformed(
+            #"{"x":{"type":"REFERENCE_LIST","value":[{"action":"NONE"}]}}"#, "keyNotFound",
+            at: "fields.x.value.Index 0.recordName")
     }
 
     @Test func referenceWithoutRecordName() {
-        malformed(#"{"x":{"type":"REFERENCE","value":{"action":"NONE"}}}"#, "keyNotFound", at: "fields.x.value.recordName")
-        malformed(#"{"x":{"type":"REFERENCE","value":{"recordName":7}}}"#, "typeMismatch", at: "fields.x.value.recordName")
-        malformed(#"{"x":{"type":"REFERENCE","value":{"recordName":"R","zoneID":{}}}}"#, "keyNotFound", at: "fields.x.value.zoneID.zoneName")
+        malformed(
+            #"{"x":{"type":"REFERENCE","value":{"action":"NONE"}}}"#, "keyNotFound", at: "fields.x.value.recordName")
+        malformed(
+            #"{"x":{"type":"REFERENCE","value":{"recordName":7}}}"#, "typeMismatch", at: "fields.x.value.recordName")
+        malformed(
+            #"{"x":{"type":"REFERENCE","value":{"recordName":"R","zoneID":{}}}}"#, "keyNotFound",
+            at: "fields.x.value.zoneID.zoneName")
     }
 
     @Test func referenceWithUnknownAction() {
@@ -372,7 +401,9 @@ struct WireFormatTests {
     @Test func locationWithoutLongitude() {
         malformed(#"{"x":{"type":"LOCATION","value":{"latitude":1}}}"#, "keyNotFound", at: "fields.x.value.longitude")
         malformed(#"{"x":{"value":{"latitude":1}}}"#, "dataCorrupted", at: "fields.x.value")
-        malformed(#"{"x":{"type":"LOCATION","value":{"latitude":"north","longitude":1}}}"#, "typeMismatch", at: "fields.x.value.latitude")
+        malformed(
+            #"{"x":{"type":"LOCATION","value":{"latitude":"north","longitude":1}}}"#, "typeMismatch",
+            at: "fields.x.value.latitude")
     }
 
     @Test func fieldWithoutValue() {
@@ -389,12 +420,16 @@ struct WireFormatTests {
 
     @Test func malformedRecord() {
         expectDecodingError("keyNotFound", at: "recordName") { _ = try Self.record(#"{"recordType":"T"}"#) }
-        expectDecodingError("typeMismatch", at: "recordType") { _ = try Self.record(#"{"recordName":"n","recordType":1}"#) }
+        expectDecodingError("typeMismatch", at: "recordType") {
+            _ = try Self.record(#"{"recordName":"n","recordType":1}"#)
+        }
         expectDecodingError("typeMismatch", at: "") { _ = try Self.record(#"["not","an","object"]"#) }
         expectDecodingError("keyNotFound", at: "created.timestamp") {
             _ = try Self.record(#"{"recordName":"n","recordType":"T","created":{"userRecordName":"u"}}"#)
         }
-        expectDecodingError("typeMismatch", at: "deleted") { _ = try Self.record(#"{"recordName":"n","deleted":"yes"}"#) }
+        expectDecodingError("typeMismatch", at: "deleted") {
+            _ = try Self.record(#"{"recordName":"n","deleted":"yes"}"#)
+        }
         expectDecodingError("dataCorrupted", at: "fields.x.value.size") {
             _ = try Self.record(#"{"recordName":"n","fields":{"x":{"type":"ASSETID","value":{"size":-1}}}}"#)
         }
@@ -405,7 +440,9 @@ struct WireFormatTests {
         expectDecodingError("keyNotFound", at: "records.Index 1.fields.x.value") {
             _ = try JSONDecoder().decode(
                 RecordsQueryResponse.self,
-                from: Data(#"{"records":[{"recordName":"a","recordType":"T"},{"recordName":"b","recordType":"T","fields":{"x":{"type":"STRING"}}}]}"#.utf8))
+                from: Data(
+                    #"{"records":[{"recordName":"a","recordType":"T"},{"recordName":"b","recordType":"T","fields":{"x":{"type":"STRING"}}}]}"#
+                        .utf8))
         }
     }
 

@@ -20,7 +20,7 @@ extension RecordDecodingEngine {
         defer { recycle(&decoder) }
         do {
             return try T(from: decoder)
-        } catch where decoder.needsJSON {
+        } catch  where decoder.needsJSON {
             // The value is stored as JSON: decode it whole with the JSON decoder.
             guard case .bytes(let data) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
             return try decodeJSON(type, from: data, at: path)
@@ -63,22 +63,33 @@ extension RecordDecodingEngine {
             return try reinterpret(location, as: type)
         case .strings:
             guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
-            let strings = try elements(of: list, at: path) { if case .string(let string) = $0 { string } else { nil } }
-                orThrow: { try Unbox.string($0, at: $1) }
+            let strings = try elements(of: list, at: path) {
+                if case .string(let string) = $0 { string } else { nil }
+            } orThrow: {
+                try Unbox.string($0, at: $1)
+            }
             return try reinterpret(strings, as: type)
         case .integers:
             guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
-            let integers = try elements(of: list, at: path) { if case .int64(let number) = $0 { Int(exactly: number) } else { nil } }
-                orThrow: { try Unbox.integer(Int.self, from: $0, at: $1) }
+            let integers = try elements(of: list, at: path) {
+                if case .int64(let number) = $0 { Int(exactly: number) } else { nil }
+            } orThrow: {
+                try Unbox.integer(Int.self, from: $0, at: $1)
+            }
             return try reinterpret(integers, as: type)
         case .doubles:
             guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
-            let doubles = try elements(of: list, at: path) { if case .double(let number) = $0 { number } else { nil } }
-                orThrow: { try Unbox.double($0, at: $1) }
+            let doubles = try elements(of: list, at: path) {
+                if case .double(let number) = $0 { number } else { nil }
+            } orThrow: {
+                try Unbox.double($0, at: $1)
+            }
             return try reinterpret(doubles, as: type)
         case .dates:
             guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
-            let dates = try elements(of: list, at: path) { if case .date(let date) = $0 { date } else { nil } } orThrow: {
+            let dates = try elements(of: list, at: path) {
+                if case .date(let date) = $0 { date } else { nil }
+            } orThrow: {
                 element, elementPath -> Date in
                 throw DecodingError.typeMismatch(Date.self, found: element, at: elementPath)
             }
@@ -167,7 +178,9 @@ enum Unbox {
         case .int64(let number):
             throw DecodingError.numberDoesNotFit(number, in: type, at: path)
         case .double(let number):
-            guard let integer = I(exactly: number) else { throw DecodingError.numberDoesNotFit(number, in: type, at: path) }
+            guard let integer = I(exactly: number) else {
+                throw DecodingError.numberDoesNotFit(number, in: type, at: path)
+            }
             return integer
         default:
             throw DecodingError.typeMismatch(type, found: value, at: path)
@@ -228,7 +241,9 @@ enum Unbox {
     }
 
     static func uuid(_ value: RecordValue, at path: CodingPath) throws -> UUID {
-        guard case .string(let string) = value else { throw DecodingError.typeMismatch(UUID.self, found: value, at: path) }
+        guard case .string(let string) = value else {
+            throw DecodingError.typeMismatch(UUID.self, found: value, at: path)
+        }
         guard let uuid = UUID(uuidString: string) else {
             throw DecodingError.corrupted("Attempted to decode UUID from invalid UUID string '\(string)'.", at: path)
         }

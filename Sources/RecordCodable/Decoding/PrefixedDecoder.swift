@@ -48,21 +48,37 @@ private struct PrefixedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPro
     private func forward<T>(_ body: () throws -> T) throws -> T { try prefixingErrors(prefix, body) }
 
     func decodeNil(forKey key: Key) throws -> Bool { try forward { try base.decodeNil(forKey: key) } }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try forward { try base.decode(type, forKey: key) } }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try forward { try base.decode(type, forKey: key) }
+    }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         try forward { try base.decode(type, forKey: key) }
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
         try forward { try base.decode(type, forKey: key) }
     }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try forward { try base.decode(type, forKey: key) } }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try forward { try base.decode(type, forKey: key) }
+    }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try forward { try base.decode(type, forKey: key) } }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try forward { try base.decode(type, forKey: key) } }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try forward { try base.decode(type, forKey: key) } }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try forward { try base.decode(type, forKey: key) } }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try forward { try base.decode(type, forKey: key) } }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try forward { try base.decode(type, forKey: key) } }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try forward { try base.decode(type, forKey: key) } }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        try forward { try base.decode(type, forKey: key) }
+    }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        try forward { try base.decode(type, forKey: key) }
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try forward { try base.decode(type, forKey: key) }
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try forward { try base.decode(type, forKey: key) }
+    }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        try forward { try base.decode(type, forKey: key) }
+    }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        try forward { try base.decode(type, forKey: key) }
+    }
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
         try forward { try base.decode(type, forKey: key) }
     }

@@ -62,7 +62,9 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         // A RecordMetadata property is never a field: it reads the record's metadata, which a
         // record the server has not seen yet has none of.
-        if T.self == RecordMetadata.self { return try reinterpret(engine.record.metadata ?? RecordMetadata(), as: type) }
+        if T.self == RecordMetadata.self {
+            return try reinterpret(engine.record.metadata ?? RecordMetadata(), as: type)
+        }
         if KnownTypes.isOptionalMetadata(T.self) { return try reinterpret(engine.record.metadata, as: type) }
         if engine.isIdentifier(key) { return try identifier(as: type, forKey: key) }
         guard let value = engine.field(forKey: key) else { return try missingValue(type, forKey: key) }

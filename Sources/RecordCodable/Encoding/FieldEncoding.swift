@@ -24,7 +24,7 @@ extension RecordEncodingEngine {
         } catch is NoNativeForm {
             // The value, or an element of it, has no native form: store it as JSON below.
             hasNativeForm = false
-        } catch where encoder.hasNoNativeForm {
+        } catch  where encoder.hasNoNativeForm {
             // The value caught that signal and failed on its own terms; the JSON encoder will
             // report any error that is really the value's.
         }

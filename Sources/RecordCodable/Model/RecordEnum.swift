@@ -38,44 +38,58 @@ extension RecordEnum {
 // One extension per raw type for which the standard library has one.
 
 extension RecordEnum where RawValue == String {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }
 extension RecordEnum where RawValue == Int {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }
 extension RecordEnum where RawValue == Int8 {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }
 extension RecordEnum where RawValue == Int16 {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }
 extension RecordEnum where RawValue == Int32 {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }
 extension RecordEnum where RawValue == Int64 {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }
 extension RecordEnum where RawValue == UInt {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }
 extension RecordEnum where RawValue == UInt8 {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }
 extension RecordEnum where RawValue == UInt16 {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }
 extension RecordEnum where RawValue == UInt32 {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }
 extension RecordEnum where RawValue == UInt64 {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }
 extension RecordEnum where RawValue == Double {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }
 extension RecordEnum where RawValue == Float {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }
 extension RecordEnum where RawValue == Bool {
+    /// Decodes the raw value, and the fallback case when no case has it.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFallingBack(from: decoder) }
 }

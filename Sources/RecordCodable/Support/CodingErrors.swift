@@ -75,7 +75,8 @@ extension EncodingError {
         _ value: Any, at path: [any CodingKey], _ description: String, underlyingError: (any Error)? = nil
     ) -> EncodingError {
         .invalidValue(
-            printable(value), Context(codingPath: path, debugDescription: description, underlyingError: underlyingError))
+            printable(value), Context(codingPath: path, debugDescription: description, underlyingError: underlyingError)
+        )
     }
 
     /// The value to carry in an error. Foundation traps when it describes a `Date` that is infinite or

@@ -18,8 +18,10 @@ public enum RecordEncodingError: Error, Hashable, Sendable {
 }
 
 extension RecordEncodingError: LocalizedError, CustomStringConvertible {
+    /// The error's description, for people.
     public var errorDescription: String? { description }
 
+    /// What went wrong: the record's size, the limit, and the largest fields.
     public var description: String {
         switch self {
         case .recordTooLarge(let size, let limit, let heaviestFields):
@@ -30,6 +32,7 @@ extension RecordEncodingError: LocalizedError, CustomStringConvertible {
         }
     }
 
+    /// How to make the record fit.
     public var recoverySuggestion: String? {
         "Make the largest values' types conform to RecordAssetValue, so that they are stored as "
             + "assets beside the record, or raise RecordEncoder.maximumRecordSize if the store allows it."

@@ -36,7 +36,9 @@ enum SHA256 {
                 let s1 = rotate(schedule[t - 2], 17) ^ rotate(schedule[t - 2], 19) ^ (schedule[t - 2] >> 10)
                 schedule[t] = schedule[t - 16] &+ s0 &+ schedule[t - 7] &+ s1
             }
-            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+            var (a, b, c, d, e, f, g, h) = (
+                state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+            )
             for t in 0..<64 {
                 let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
                 let choice = (e & f) ^ (~e & g)

@@ -74,11 +74,14 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable {
         self.init(operations: operations, zoneID: zoneID, atomic: atomic)
     }
 
+    /// Writes the request body as CloudKit Web Services reads it.
     public func encode(to encoder: any Encoder) throws {
         var object: [String: WireJSON] = [:]
         object["operations"] = .array(
             try operations.enumerated().map { index, operation in
-                .object(try operation.wireObject(at: encoder.codingPath + [AnyCodingKey(stringValue: "operations"), AnyCodingKey(index: index)]))
+                .object(
+                    try operation.wireObject(
+                        at: encoder.codingPath + [AnyCodingKey(stringValue: "operations"), AnyCodingKey(index: index)]))
             })
         object.set("zoneID", zoneID.map { WireField.zoneID($0) })
         object.set("atomic", atomic.map(WireJSON.bool))
@@ -87,6 +90,7 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable {
         try container.encode(object)
     }
 
+    /// Reads a request body.
     public init(from decoder: any Decoder) throws {
         let reader = try WireReader(decoding: decoder)
         operations = try reader.member("operations").elements().map(RecordOperation.init(wire:))
@@ -154,11 +158,13 @@ public struct RecordOperation: Hashable, Sendable, Codable {
         self.init(.saving(record), record: record)
     }
 
+    /// Writes the operation dictionary as CloudKit Web Services reads it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(wireObject(at: encoder.codingPath))
     }
 
+    /// Reads an operation dictionary.
     public init(from decoder: any Decoder) throws {
         try self.init(wire: WireReader(decoding: decoder))
     }
@@ -206,10 +212,12 @@ public struct RecordsModifyResponse: Hashable, Sendable, Codable {
         self.records = records
     }
 
+    /// Writes the response body as CloudKit Web Services sends it.
     public func encode(to encoder: any Encoder) throws {
         try RecordResult.encode(records, continuationMarker: nil, to: encoder)
     }
 
+    /// Reads a response body.
     public init(from decoder: any Decoder) throws {
         records = try RecordResult.decodeRecords(from: WireReader(decoding: decoder))
     }
@@ -226,10 +234,12 @@ public struct RecordsLookupResponse: Hashable, Sendable, Codable {
         self.records = records
     }
 
+    /// Writes the response body as CloudKit Web Services sends it.
     public func encode(to encoder: any Encoder) throws {
         try RecordResult.encode(records, continuationMarker: nil, to: encoder)
     }
 
+    /// Reads a response body.
     public init(from decoder: any Decoder) throws {
         records = try RecordResult.decodeRecords(from: WireReader(decoding: decoder))
     }
@@ -249,10 +259,12 @@ public struct RecordsQueryResponse: Hashable, Sendable, Codable {
         self.continuationMarker = continuationMarker
     }
 
+    /// Writes the response body as CloudKit Web Services sends it.
     public func encode(to encoder: any Encoder) throws {
         try RecordResult.encode(records, continuationMarker: continuationMarker, to: encoder)
     }
 
+    /// Reads a response body.
     public init(from decoder: any Decoder) throws {
         let reader = try WireReader(decoding: decoder)
         records = try RecordResult.decodeRecords(from: reader)
@@ -319,8 +331,11 @@ public enum RecordResult: Hashable, Sendable {
 public struct RecordServerError: Error, Hashable, Sendable {
     /// The server's code for the kind of failure, such as `CONFLICT` or `NOT_FOUND`.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code as the server writes it.
         public var rawValue: String
+        /// Creates a code; the server may send codes this package has no constant for.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code as the server writes it.
         public var description: String { rawValue }
 
         /// No permission to access the endpoint, record, zone or database.
@@ -404,20 +419,24 @@ public struct RecordServerError: Error, Hashable, Sendable {
 }
 
 extension RecordServerError: LocalizedError, CustomStringConvertible {
+    /// The record, the code and the server's reason.
     public var description: String {
         let subject = recordName.map { "Record '\($0)'" } ?? "The record"
         return "\(subject) failed with \(serverErrorCode.rawValue)" + (reason.map { ": \($0)" } ?? ".")
     }
 
+    /// The record, the code and the server's reason.
     public var errorDescription: String? { description }
 }
 
 extension RecordServerError: Codable {
+    /// Writes the error dictionary as CloudKit Web Services sends it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(wireObject)
     }
 
+    /// Reads an error dictionary.
     public init(from decoder: any Decoder) throws {
         try self.init(wire: WireReader(decoding: decoder))
     }

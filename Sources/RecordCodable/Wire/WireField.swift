@@ -154,7 +154,9 @@ enum WireField {
         let value = try field.member("value")
         guard let typeReader = try field.optionalMember("type") else { return try inferred(from: value) }
         let typeName = try typeReader.string()
-        if typeName.hasSuffix(listSuffix), let elementType = FieldType(name: String(typeName.dropLast(listSuffix.count))) {
+        if typeName.hasSuffix(listSuffix),
+            let elementType = FieldType(name: String(typeName.dropLast(listSuffix.count)))
+        {
             return .list(try value.elements().map { try scalar(elementType, from: $0) })
         }
         guard let type = FieldType(name: typeName) else {
@@ -230,7 +232,8 @@ enum WireField {
         if let actionReader = try reader.optionalMember("action") {
             let name = try actionReader.string()
             guard let known = RecordReference.Action(rawValue: name) else {
-                throw actionReader.corrupted("Unknown reference action '\(name)': expected NONE, DELETE_SELF or VALIDATE.")
+                throw actionReader.corrupted(
+                    "Unknown reference action '\(name)': expected NONE, DELETE_SELF or VALIDATE.")
             }
             action = known
         } else {

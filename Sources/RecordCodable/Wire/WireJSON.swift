@@ -202,7 +202,8 @@ struct WireReader {
         .typeMismatch(
             type,
             DecodingError.Context(
-                codingPath: path, debugDescription: "Expected to decode \(type) but found \(value.kindDescription) instead."))
+                codingPath: path,
+                debugDescription: "Expected to decode \(type) but found \(value.kindDescription) instead."))
     }
 
     func corrupted(_ description: String) -> DecodingError {
