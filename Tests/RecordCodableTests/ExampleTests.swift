@@ -9,7 +9,9 @@ struct ExampleTests {
     static var productsFolder: URL {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         // The test runner may be inside an .xctest bundle, itself in the products folder.
-        while folder.pathExtension == "xctest" || folder.lastPathComponent == "MacOS" || folder.lastPathComponent == "Contents" {
+        while folder.pathExtension == "xctest" || folder.lastPathComponent == "MacOS"
+            || folder.lastPathComponent == "Contents"
+        {
             folder.deleteLastPathComponent()
         }
         return folder
@@ -50,7 +52,8 @@ struct ExampleTests {
         #expect(output.contains("image: asset, local file sunset.jpg"))
         #expect(output.contains("Caption files after two encodes: 1"))
         #expect(output.contains("Round trip held"))
-        #expect(output.contains(#""image":{"type":"ASSETID","value":{"fileChecksum":"AbCd","receipt":"r-1","size":4}}"#))
+        #expect(
+            output.contains(#""image":{"type":"ASSETID","value":{"fileChecksum":"AbCd","receipt":"r-1","size":4}}"#))
     }
 
     @Test func serverJSON() throws {
