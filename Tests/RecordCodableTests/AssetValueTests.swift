@@ -69,6 +69,19 @@ struct AssetValueTests {
         #expect(SHA256.hexDigest(of: million) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    @Test("A list of asset values is a list of assets")
+    func listOfAssetValues() throws {
+        let directory = temporaryDirectory()
+        let other = Transcript(lines: ["Other"], recorded: Date(timeIntervalSince1970: 2))
+        let record = try roundTrip(Box(value: [Self.transcript, other]), encoder: encoder(directory))
+        guard case .list(let elements)? = record["value"] else {
+            Issue.record("a list")
+            return
+        }
+        #expect(elements.count == 2)
+        #expect(elements.allSatisfy { if case .asset = $0 { true } else { false } })
+    }
+
     @Test("A missing asset file is a decoding error at the field")
     func missingFile() throws {
         let record = Record(

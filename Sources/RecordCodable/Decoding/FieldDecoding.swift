@@ -5,13 +5,22 @@ import Foundation
 ///
 /// 1. Types with a fixed mapping — `Date`, `Data`, `URL`, `UUID`, `Decimal`, the record's own value
 ///    types and the most common lists — are recognised by comparing metatypes.
-/// 2. A ``RecordAssetValue`` stored as an asset is read from its file.
+/// 2. A ``LinkedRecord`` stored as a reference is decoded from the record it names; a
+///    ``RecordAssetValue`` stored as an asset is read from its file.
 /// 3. Any other type decodes itself from a ``ValueDecoder``. When it asks for a container that
 ///    JSON bytes hold, the bytes are decoded as JSON instead.
 extension RecordDecodingEngine {
     func decodeField<T: Decodable>(_ type: T.Type, from value: RecordValue, at path: CodingPath) throws -> T {
         if let special = SpecialType(T.self), !special.isList || !value.isBytes {
             return try decodeSpecial(special, as: type, from: value, at: path)
+        }
+        if case .reference(let reference) = value {
+            if T.self is any LinkedRecord.Type { return try decodeLinked(type, from: reference, at: path) }
+            if let optional = T.self as? any OptionalValue.Type, optional.wrappedType is any LinkedRecord.Type,
+                isMissingLinkedRecord(value), let none = optional.nilValue as Any as? T
+            {
+                return none
+            }
         }
         if case .asset(let asset) = value, T.self is any RecordAssetValue.Type {
             return try readAsset(type, from: asset, at: path)

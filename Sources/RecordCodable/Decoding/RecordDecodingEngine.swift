@@ -7,10 +7,13 @@ import Foundation
 final class RecordDecodingEngine: Decoder {
     let record: Record
     let options: RecordDecoder
+    /// The records that linked models are decoded from, or `nil` when none were given.
+    let graph: GraphDecoding?
 
-    init(record: Record, options: RecordDecoder) {
+    init(record: Record, options: RecordDecoder, graph: GraphDecoding? = nil) {
         self.record = record
         self.options = options
+        self.graph = graph
     }
 
     // MARK: Decoder

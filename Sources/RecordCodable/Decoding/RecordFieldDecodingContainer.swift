@@ -130,6 +130,8 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
         if T.self == RecordMetadata.self { return try engine.record.metadata.map { try reinterpret($0, as: type) } }
         if engine.isIdentifier(key) { return try identifier(as: type, forKey: key) }
         guard let value = engine.field(forKey: key) else { return nil }
+        // An optional linked model whose record was not given is nil.
+        if engine.isMissingLinkedRecord(value), T.self is any LinkedRecord.Type { return nil }
         return try engine.decodeField(type, from: value, at: .field(key))
     }
 

@@ -6,48 +6,70 @@ import Foundation
 /// 1. Types with a fixed mapping — `Date`, `Data`, `URL`, `UUID`, `Decimal`, the record's own value
 ///    types and the most common lists — are recognised by comparing metatypes, which costs a
 ///    pointer comparison each.
-/// 2. A ``RecordAssetValue`` is written to a file and stored as an asset.
-/// 3. Any other value encodes itself into a ``ValueEncoder``, which tells from the containers it
-///    asks for whether it has a native form. If it has not, it is stored as JSON bytes.
+/// 2. Any other value encodes itself into a ``ValueEncoder``, which tells from the containers it
+///    asks for whether it has a native form: a single value, or a list of them.
+/// 3. A value without one is a ``LinkedRecord`` (stored as a reference), a ``RecordAssetValue``
+///    (written to a file, stored as an asset), or anything else, stored as JSON bytes.
 extension RecordEncodingEngine {
     /// The field for `value`, or `nil` when the value is `nil` and stores no field.
     func encodeField<T: Encodable>(_ value: T, at path: CodingPath) throws -> EncodedValue? {
         if let special = encodeSpecial(value) { return special }
-        if T.self is any RecordAssetValue.Type, let assetValue = value as? any RecordAssetValue {
-            return try writeAsset(assetValue, at: path)
-        }
         var encoder = makeValueEncoder(at: path, isElement: false)
         defer { recycle(&encoder) }
         var hasNativeForm = true
         do {
             try value.encode(to: encoder)
         } catch is NoNativeForm {
-            // The value, or an element of it, has no native form: store it as JSON below.
+            // The value, or an element of it, has no native form.
             hasNativeForm = false
         } catch  where encoder.hasNoNativeForm {
             // The value caught that signal and failed on its own terms; the JSON encoder will
             // report any error that is really the value's.
         }
-        if !hasNativeForm || encoder.hasNoNativeForm || (encoder.isList && value is any DictionaryMarker) {
-            let data = try encodeJSON(value, at: path)
-            return EncodedValue(.bytes(data), size: data.count)
+        if hasNativeForm, !encoder.hasNoNativeForm, !(encoder.isList && value is any DictionaryMarker) {
+            return encoder.result()
         }
-        return encoder.result()
+        return try encodeKeyed(value, at: path) ?? encodeAsJSON(value, at: path)
     }
 
-    /// The value of one element of a list: a native single value, or ``NoNativeForm`` when the
-    /// element is `nil`, a list, or has no native form — then the whole list is stored as JSON.
+    /// The value of one element of a list: a native single value, a linked model's reference, an
+    /// asset value's file, or ``NoNativeForm`` when the element is `nil`, a list, or has no native
+    /// form — then the whole list is stored as JSON.
     func encodeElement<T: Encodable>(_ value: T, at path: CodingPath) throws -> EncodedValue {
         if let special = encodeSpecial(value) {
             guard case .list = special.value else { return special }
             throw NoNativeForm()
         }
-        if T.self is any RecordAssetValue.Type { throw NoNativeForm() }
         var encoder = makeValueEncoder(at: path, isElement: true)
         defer { recycle(&encoder) }
-        try value.encode(to: encoder)
+        do {
+            try value.encode(to: encoder)
+        } catch is NoNativeForm where encoder.isKeyed {
+            // A keyed element may be a linked model or an asset value, checked below.
+        }
+        if encoder.isKeyed, let element = try encodeKeyed(value, at: path) { return element }
         guard !encoder.hasNoNativeForm, let element = encoder.result() else { throw NoNativeForm() }
         return element
+    }
+
+    /// A keyed value that is stored apart from the record: a linked model's reference, or an asset
+    /// value's file; `nil` for any other value.
+    ///
+    /// The protocols are checked only here, for values that have no native form, so that the
+    /// common fields — strings, numbers, raw-value enums — pay nothing for them.
+    private func encodeKeyed<T: Encodable>(_ value: T, at path: CodingPath) throws -> EncodedValue? {
+        if let linked = value as? any LinkedRecord {
+            return EncodedValue(.reference(reference(to: linked)))
+        }
+        if let assetValue = value as? any RecordAssetValue {
+            return try writeAsset(assetValue, at: path)
+        }
+        return nil
+    }
+
+    private func encodeAsJSON<T: Encodable>(_ value: T, at path: CodingPath) throws -> EncodedValue {
+        let data = try encodeJSON(value, at: path)
+        return EncodedValue(.bytes(data), size: data.count)
     }
 
     /// The field for a value whose type has a fixed mapping, or `nil` for any other type.

@@ -57,6 +57,10 @@ public struct RecordEncoder: Sendable {
     public var assetDirectory: URL = FileManager.default.temporaryDirectory
         .appendingPathComponent("RecordCodableAssets", isDirectory: true)
 
+    /// The zone of the records, carried by every reference to a linked model; `nil` for the
+    /// zone of the record that holds the reference.
+    public var zoneID: RecordZoneID?
+
     /// Values that models can read from `encoder.userInfo` in their `encode(to:)`, also while
     /// nested values are encoded as JSON.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
@@ -76,14 +80,6 @@ public struct RecordEncoder: Sendable {
     ///   written. ``RecordEncodingError/recordTooLarge(size:limit:heaviestFields:)`` when the
     ///   record is larger than ``maximumRecordSize``.
     public func encode<T: Encodable>(_ value: T) throws -> Record {
-        let engine = RecordEncodingEngine(options: self, typeInfo: ModelTypes.info(of: T.self))
-        do {
-            try engine.rejectSingleValue(value)
-            try value.encode(to: engine)
-            return try engine.finish(encoding: value)
-        } catch {
-            engine.abandon()
-            throw error
-        }
+        try encodeRecord(value, graph: nil, fallbackName: nil)
     }
 }

@@ -10,6 +10,14 @@ import Foundation
 final class RecordEncodingEngine: Encoder {
     let options: RecordEncoder
     private let typeInfo: ModelTypeInfo
+    /// The graph this record belongs to, when ``RecordEncoder/encodeGraph(_:)`` collects linked
+    /// models; `nil` when linked models are written as references alone.
+    let graph: GraphEncoding?
+    /// The name of the record when the model encodes no identifier; else a new UUID.
+    var fallbackName: String?
+    /// Whether only the identifier is encoded: the engine then works out a linked model's name,
+    /// and nothing else about the model is encoded or checked.
+    var encodesIdentifierOnly = false
 
     // The state of the record being built. An engine is used by one call to `encode(_:)` on one
     // thread, and no access to its state overlaps another, so the run-time exclusivity checks,
@@ -32,9 +40,14 @@ final class RecordEncodingEngine: Encoder {
     /// The fields written so far, kept once they differ from those of the type's last record.
     @exclusivity(unchecked) private var newFields: [KnownField]?
 
-    init(options: RecordEncoder, typeInfo: ModelTypeInfo) {
+    /// The action of references to linked models written now: set by a ``Link`` property wrapper
+    /// while its value is encoded.
+    @exclusivity(unchecked) private(set) var linkAction = RecordReference.Action.none
+
+    init(options: RecordEncoder, typeInfo: ModelTypeInfo, graph: GraphEncoding?) {
         self.options = options
         self.typeInfo = typeInfo
+        self.graph = graph
         fields = Dictionary(minimumCapacity: typeInfo.fields.count)
     }
 
@@ -66,6 +79,7 @@ final class RecordEncodingEngine: Encoder {
         throws
     {
         let keyName = key.stringValue
+        if encodesIdentifierOnly && !isIdentifier(keyName) { return }
         if isIdentifier(keyName) {
             guard canBeIdentifier else {
                 throw EncodingError.invalid(
@@ -125,11 +139,30 @@ final class RecordEncodingEngine: Encoder {
         }
     }
 
+    /// The record's name, once the model has encoded its identifier.
+    var encodedRecordName: String? { recordName }
+
+    /// Whether the value for `key` is left out: all but the identifier, when only the identifier
+    /// is wanted.
+    @inline(__always)
+    func skips(_ key: some CodingKey) -> Bool {
+        encodesIdentifierOnly && !isIdentifier(key.stringValue)
+    }
+
+    /// Runs `body` with references to linked models taking `action`.
+    func withLinkAction<Result>(_ action: RecordReference.Action, _ body: () throws -> Result) rethrows -> Result {
+        let outer = linkAction
+        linkAction = action
+        defer { linkAction = outer }
+        return try body()
+    }
+
     func setMetadata(_ metadata: RecordMetadata?) {
         self.metadata = metadata
     }
 
     func addPendingField(_ value: TreeValue, forKey key: some CodingKey) {
+        guard !skips(key) else { return }
         pendingFields.append((key, value))
     }
 
@@ -209,7 +242,7 @@ final class RecordEncodingEngine: Encoder {
         }
         return Record(
             recordType: typeInfo.recordType,
-            recordName: recordName ?? UUID().uuidString,
+            recordName: recordName ?? fallbackName ?? UUID().uuidString,
             fields: fields,
             metadata: metadata)
     }

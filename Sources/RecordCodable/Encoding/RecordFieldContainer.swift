@@ -54,6 +54,8 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             engine.setMetadata(try reinterpret(value, as: RecordMetadata?.self))
             return
         }
+        // When only the identifier is wanted, other values are not even encoded.
+        if engine.skips(key) { return }
         let field = try engine.encodeField(value, at: .field(key))
         try engine.store(field?.value, size: field?.size ?? 0, forKey: key)
     }
@@ -88,6 +90,7 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     // Inlined into each integer overload, so that each is compiled for its own integer type.
     @inline(__always)
     private func storeInteger(_ value: some FixedWidthInteger, forKey key: Key) throws {
+        if engine.skips(key) { return }
         guard let number = Int64(exactly: value) else {
             throw EncodingError.integerOverflow(value, at: .field(key))
         }

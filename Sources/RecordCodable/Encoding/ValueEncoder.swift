@@ -32,6 +32,8 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     @exclusivity(unchecked) private var elementsSize = 0
     /// Set once the value has shown that it has no native form.
     @exclusivity(unchecked) private(set) var hasNoNativeForm = false
+    /// Set when the value asked for a keyed container: it is a struct or a class.
+    @exclusivity(unchecked) private(set) var isKeyed = false
     @exclusivity(unchecked) private var pathNode: CodingPathNode?
 
     init(engine: RecordEncodingEngine) {
@@ -47,6 +49,7 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
         elements = []
         elementsSize = 0
         hasNoNativeForm = false
+        isKeyed = false
         pathNode = nil
     }
 
@@ -92,6 +95,7 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         hasNoNativeForm = true
+        if case .nothing = content { isKeyed = true }
         return KeyedEncodingContainer(NoNativeFormKeyedContainer(encoder: self))
     }
 

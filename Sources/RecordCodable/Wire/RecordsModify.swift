@@ -74,6 +74,27 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable {
         self.init(operations: operations, zoneID: zoneID, atomic: atomic)
     }
 
+    /// Creates a request that saves records, such as those of a graph from
+    /// ``RecordEncoder/encodeGraph(_:)``.
+    ///
+    /// Each record is saved as ``RecordOperation/init(saving:)`` does: with an `update` when it
+    /// carries a change tag from the server, a `create` otherwise, unless `operationType` is given.
+    ///
+    /// - Parameters:
+    ///   - records: The records to save.
+    ///   - operationType: The operation for every record, or `nil` to choose per record.
+    ///   - zoneID: The zone of the records, or `nil` for the default zone.
+    ///   - atomic: Whether the whole request fails when one operation fails.
+    public init(
+        savingRecords records: some Sequence<Record>,
+        operationType: RecordOperation.OperationType? = nil,
+        zoneID: RecordZoneID? = nil,
+        atomic: Bool? = nil
+    ) {
+        let operations = records.map { record in RecordOperation(operationType ?? .saving(record), record: record) }
+        self.init(operations: operations, zoneID: zoneID, atomic: atomic)
+    }
+
     /// Writes the request body as CloudKit Web Services reads it.
     public func encode(to encoder: any Encoder) throws {
         var object: [String: WireJSON] = [:]

@@ -1,0 +1,122 @@
+import Foundation
+
+extension RecordDecoder {
+    /// Decodes a model from its record and the records of the models it links to.
+    ///
+    /// Each reference that a ``LinkedRecord`` property holds is looked up by name among
+    /// `linkedRecords` — as `records/lookup` or `records/query` return them — and decoded as its
+    /// own model, to any depth. A record that several references name is decoded once, and the
+    /// value shared: a class is the same instance everywhere.
+    ///
+    /// ```swift
+    /// let response = try JSONDecoder().decode(RecordsQueryResponse.self, from: body)
+    /// let records = response.records.compactMap(\.record)
+    /// let post = try RecordDecoder().decode(Post.self, from: records[0], linkedRecords: records)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The model's type.
+    ///   - record: The model's own record.
+    ///   - linkedRecords: The records its references may name. Others are ignored, and it may
+    ///     hold `record` itself.
+    /// - Returns: The model, with every linked model in place.
+    /// - Throws: `DecodingError`, with the coding path of the reference: `valueNotFound` when a
+    ///   non-optional property's record is not given (an optional one is `nil`); `typeMismatch`
+    ///   when the record it names has another record type; `dataCorrupted` when links loop back to
+    ///   a record being decoded, which `init(from:)` cannot build. And any error that decoding a
+    ///   model throws.
+    public func decode<T: Decodable>(_ type: T.Type, from record: Record, linkedRecords: some Sequence<Record>) throws
+        -> T
+    {
+        let graph = GraphDecoding(records: linkedRecords)
+        graph.begin(record.recordName)
+        let engine = RecordDecodingEngine(record: record, options: self, graph: graph)
+        defer { engine.finish() }
+        return try T(from: engine)
+    }
+}
+
+/// The records a graph is decoded from, the models already decoded from them, and the records
+/// being decoded now, whose links back would be cycles.
+final class GraphDecoding {
+    private let records: [String: Record]
+    private var decoded: [String: Any] = [:]
+    private var inProgress: Set<String> = []
+
+    init(records: some Sequence<Record>) {
+        self.records = Dictionary(records.map { ($0.recordName, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    func record(named name: String) -> Record? { records[name] }
+    func decodedValue(named name: String) -> Any? { decoded[name] }
+    func isDecoding(_ name: String) -> Bool { inProgress.contains(name) }
+    func begin(_ name: String) { inProgress.insert(name) }
+
+    func end(_ name: String, decoded value: Any) {
+        inProgress.remove(name)
+        decoded[name] = value
+    }
+
+    func abandon(_ name: String) { inProgress.remove(name) }
+}
+
+extension RecordDecodingEngine {
+    /// The linked model that `reference` names, decoded from its record in the graph.
+    func decodeLinked<T: Decodable>(_ type: T.Type, from reference: RecordReference, at path: CodingPath) throws -> T {
+        let name = reference.recordName
+        guard let graph, let record = graph.record(named: name) else {
+            throw DecodingError.valueNotFound(
+                type, at: path,
+                "The reference names the record '\(name)', which was not given: pass the records that \(type) "
+                    + "links to as linkedRecords, or decode the property as a RecordReference.")
+        }
+        let expectedType = ModelTypes.info(of: T.self).recordType
+        guard record.recordType == expectedType || record.recordType.isEmpty else {
+            throw DecodingError.typeMismatch(
+                type,
+                DecodingError.Context(
+                    codingPath: path.keys,
+                    debugDescription: "The reference names the record '\(name)' of type '\(record.recordType)', "
+                        + "but \(type) is stored in records of type '\(expectedType)'."))
+        }
+        if let value = graph.decodedValue(named: name) as? T { return value }
+        guard !graph.isDecoding(name) else {
+            throw DecodingError.corrupted(
+                "The reference names the record '\(name)', which is being decoded: the links form a cycle, "
+                    + "which init(from:) cannot build. Decode one side of the cycle as a RecordReference.",
+                at: path)
+        }
+        graph.begin(name)
+        let engine = RecordDecodingEngine(record: record, options: options, graph: graph)
+        defer { engine.finish() }
+        do {
+            let value = try T(from: engine)
+            graph.end(name, decoded: value)
+            return value
+        } catch let error as DecodingError {
+            graph.abandon(name)
+            throw error.prefixingPath(with: path.keys)
+        } catch {
+            graph.abandon(name)
+            throw error
+        }
+    }
+
+    /// Whether `value` names a linked record that is not in the graph, so that an optional linked
+    /// property reads it as `nil`.
+    func isMissingLinkedRecord(_ value: RecordValue) -> Bool {
+        guard case .reference(let reference) = value else { return false }
+        return graph?.record(named: reference.recordName) == nil
+    }
+}
+
+/// Optional's wrapped type, for telling an optional linked model from an optional reference.
+protocol OptionalValue {
+    static var wrappedType: Any.Type { get }
+    static var nilValue: Self { get }
+}
+
+extension Optional: OptionalValue {
+    static var wrappedType: Any.Type { Wrapped.self }
+    static var nilValue: Self { .none }
+}

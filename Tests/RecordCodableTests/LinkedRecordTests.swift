@@ -1,0 +1,336 @@
+import Foundation
+import Testing
+
+@testable import RecordCodable
+
+/// Models that hold other models, stored as records joined by references.
+@Suite("Linked records")
+struct LinkedRecordTests {
+    struct Author: Codable, Equatable, LinkedRecord {
+        var id: String
+        var name: String
+    }
+
+    struct Comment: Codable, Equatable, LinkedRecord {
+        var id: String
+        var text: String
+        var author: Author
+    }
+
+    struct Post: Codable, Equatable {
+        var id: String
+        var title: String
+        var author: Author
+        var comments: [Comment]
+    }
+
+    static let ada = Author(id: "A1", name: "Ada")
+    static let post = Post(
+        id: "P1", title: "Engines", author: ada,
+        comments: [Comment(id: "C1", text: "First!", author: ada), Comment(id: "C2", text: "Nice.", author: ada)])
+
+    @Test("A post, its author and its comments: one author record, three references to it")
+    func postWithAuthorAndComments() throws {
+        let records = try RecordEncoder().encodeGraph(Self.post)
+        #expect(records.map(\.recordName) == ["P1", "A1", "C1", "C2"])
+        #expect(records.map(\.recordType) == ["Post", "Author", "Comment", "Comment"])
+        let postRecord = records[0]
+        #expect(postRecord["author"] == .reference(RecordReference(recordName: "A1")))
+        #expect(
+            postRecord["comments"]
+                == .list([.reference(RecordReference(recordName: "C1")), .reference(RecordReference(recordName: "C2"))])
+        )
+        #expect(records[1].fields == ["name": .string("Ada")])
+        #expect(records[2]["author"] == .reference(RecordReference(recordName: "A1")))
+        #expect(records[3]["author"] == .reference(RecordReference(recordName: "A1")))
+        let references = records.flatMap { $0.fields.values }.reduce(into: 0) { count, value in
+            if value == .reference(RecordReference(recordName: "A1")) { count += 1 }
+        }
+        #expect(references == 3)
+
+        let decoded = try RecordDecoder().decode(Post.self, from: postRecord, linkedRecords: records)
+        #expect(decoded == Self.post)
+    }
+
+    @Test("The plain encoder writes the references alone")
+    func plainEncodeWritesReferences() throws {
+        let record = try RecordEncoder().encode(Self.post)
+        #expect(try record == RecordEncoder().encodeGraph(Self.post)[0])
+    }
+
+    @Test("The plain encoder never throws because of a linked model's own fields")
+    func plainEncodeIgnoresLinkedModelErrors() throws {
+        struct Broken: Codable, Equatable, LinkedRecord {
+            var id: String
+            var count: UInt64
+        }
+        struct Holder: Codable, Equatable {
+            var id: String
+            var broken: Broken
+        }
+        let holder = Holder(id: "H", broken: Broken(id: "B", count: .max))
+        #expect(try RecordEncoder().encode(holder)["broken"] == .reference(RecordReference(recordName: "B")))
+        expectEncodingError(at: "count") { _ = try RecordEncoder().encodeGraph(holder) }
+    }
+
+    // MARK: Shared and chained models
+
+    final class Person: Codable, LinkedRecord {
+        var id: String
+        var name: String
+        init(id: String, name: String) {
+            self.id = id
+            self.name = name
+        }
+    }
+
+    struct Team: Codable {
+        var id: String
+        var lead: Person
+        var members: [Person]
+    }
+
+    @Test("A record that several references name is decoded once and shared")
+    func sharedInstances() throws {
+        let lead = Person(id: "p1", name: "Lead")
+        let team = Team(id: "t1", lead: lead, members: [lead, Person(id: "p2", name: "Other")])
+        let records = try RecordEncoder().encodeGraph(team)
+        #expect(records.map(\.recordName) == ["t1", "p1", "p2"])
+        let decoded = try RecordDecoder().decode(Team.self, from: records[0], linkedRecords: records)
+        #expect(decoded.lead === decoded.members[0])
+        #expect(decoded.members[1].name == "Other")
+    }
+
+    struct Country: Codable, Equatable, LinkedRecord {
+        var id: String
+        var name: String
+    }
+
+    struct City: Codable, Equatable, LinkedRecord {
+        var id: String
+        var country: Country
+    }
+
+    struct Address: Codable, Equatable {
+        var id: String
+        var street: String
+        var city: City
+    }
+
+    @Test("A three-level chain")
+    func threeLevelChain() throws {
+        let address = Address(
+            id: "ad1", street: "Rue", city: City(id: "c1", country: Country(id: "fr", name: "France")))
+        let records = try RecordEncoder().encodeGraph(address)
+        #expect(records.map(\.recordName) == ["ad1", "c1", "fr"])
+        #expect(records[1]["country"] == .reference(RecordReference(recordName: "fr")))
+        #expect(try RecordDecoder().decode(Address.self, from: records[0], linkedRecords: records) == address)
+        // The records may come in any order, with others among them.
+        let shuffled = [records[2], Record(recordType: "Other", recordName: "x"), records[0], records[1]]
+        #expect(try RecordDecoder().decode(Address.self, from: records[0], linkedRecords: shuffled) == address)
+    }
+
+    // MARK: Cycles
+
+    final class Node: Codable, LinkedRecord {
+        var id: String
+        var next: Node?
+        init(id: String, next: Node? = nil) {
+            self.id = id
+            self.next = next
+        }
+    }
+
+    @Test("A cycle between two models: encoding ends with both records, decoding is a clear error")
+    func cycle() throws {
+        let first = Node(id: "n1")
+        let second = Node(id: "n2", next: first)
+        first.next = second
+        defer { first.next = nil }
+        let records = try RecordEncoder().encodeGraph(first)
+        #expect(records.map(\.recordName) == ["n1", "n2"])
+        #expect(records[0]["next"] == .reference(RecordReference(recordName: "n2")))
+        #expect(records[1]["next"] == .reference(RecordReference(recordName: "n1")))
+        let error = expectDecodingError("dataCorrupted", at: "next.next") {
+            _ = try RecordDecoder().decode(Node.self, from: records[0], linkedRecords: records)
+        }
+        #expect(error?.context?.debugDescription.contains("cycle") == true)
+    }
+
+    @Test("A record that links to itself")
+    func selfLink() throws {
+        let node = Node(id: "self")
+        node.next = node
+        defer { node.next = nil }
+        let records = try RecordEncoder().encodeGraph(node)
+        #expect(records.map(\.recordName) == ["self"])
+        expectDecodingError("dataCorrupted", at: "next") {
+            _ = try RecordDecoder().decode(Node.self, from: records[0], linkedRecords: records)
+        }
+    }
+
+    // MARK: Missing and mismatched records
+
+    struct Draft: Codable, Equatable {
+        var id: String
+        var author: Author?
+        var reviewers: [Author]
+    }
+
+    @Test("A missing linked record: nil for an optional property, valueNotFound for another")
+    func missingRecords() throws {
+        let draft = Draft(id: "d1", author: Author(id: "A2", name: "Bo"), reviewers: [Self.ada])
+        let records = try RecordEncoder().encodeGraph(draft)
+        #expect(records.map(\.recordName) == ["d1", "A2", "A1"])
+        let withoutAuthor = try RecordDecoder().decode(Draft.self, from: records[0], linkedRecords: [records[2]])
+        #expect(withoutAuthor.author == nil)
+        #expect(withoutAuthor.reviewers == [Self.ada])
+
+        let error = expectDecodingError("valueNotFound", at: "author") {
+            _ = try RecordDecoder().decode(Post.self, from: RecordEncoder().encode(Self.post))
+        }
+        #expect(error?.context?.debugDescription.contains("'A1'") == true)
+        expectDecodingError("valueNotFound", at: "reviewers.Index 0") {
+            _ = try RecordDecoder().decode(Draft.self, from: records[0], linkedRecords: [] as [Record])
+        }
+    }
+
+    @Test("A reference to a record of the wrong type is a clear error")
+    func wrongRecordType() throws {
+        var records = try RecordEncoder().encodeGraph(Self.post)
+        records[1].recordType = "Publisher"
+        let error = expectDecodingError("typeMismatch", at: "author") {
+            _ = try RecordDecoder().decode(Post.self, from: records[0], linkedRecords: records)
+        }
+        #expect(error?.context?.debugDescription.contains("'Publisher'") == true)
+    }
+
+    @Test("Errors inside a linked record carry the path of the reference")
+    func errorsInsideLinkedRecords() throws {
+        var records = try RecordEncoder().encodeGraph(Self.post)
+        records[1]["name"] = .int64(1)
+        expectDecodingError("typeMismatch", at: "author.name") {
+            _ = try RecordDecoder().decode(Post.self, from: records[0], linkedRecords: records)
+        }
+    }
+
+    @Test("A holder decodes without its linked records into a model that holds the references")
+    func referencesAlone() throws {
+        struct PostReferences: Codable, Equatable {
+            var id: String
+            var title: String
+            var author: RecordReference
+            var comments: [RecordReference]
+        }
+        let decoded = try RecordDecoder().decode(PostReferences.self, from: RecordEncoder().encode(Self.post))
+        #expect(decoded.author == RecordReference(recordName: "A1"))
+        #expect(decoded.comments.map(\.recordName) == ["C1", "C2"])
+    }
+
+    // MARK: Actions and zones
+
+    struct Album: Codable, Equatable, LinkedRecord {
+        var id: String
+        var title: String
+    }
+
+    struct Photo: Codable, Equatable {
+        var id: String
+        @Link.DeleteSelf var album: Album
+        @Link.Validate var owner: Author?
+        @Link.DeleteSelf var collections: [Album]
+        var photographer: Author
+    }
+
+    static let photo = Photo(
+        id: "ph1", album: Album(id: "al1", title: "Summer"), owner: ada,
+        collections: [Album(id: "al2", title: "Best")], photographer: Author(id: "A2", name: "Bo"))
+
+    @Test("Owned records link to their owners with deleteSelf; a property may ask for validate")
+    func actions() throws {
+        let records = try RecordEncoder().encodeGraph(Self.photo)
+        let record = records[0]
+        #expect(record["album"] == .reference(RecordReference(recordName: "al1", action: .deleteSelf)))
+        #expect(record["owner"] == .reference(RecordReference(recordName: "A1", action: .validate)))
+        #expect(record["collections"] == .list([.reference(RecordReference(recordName: "al2", action: .deleteSelf))]))
+        #expect(record["photographer"] == .reference(RecordReference(recordName: "A2", action: .none)))
+        #expect(records.map(\.recordName) == ["ph1", "al1", "A1", "al2", "A2"])
+        #expect(try RecordDecoder().decode(Photo.self, from: record, linkedRecords: records) == Self.photo)
+        var withoutOwner = Self.photo
+        withoutOwner.owner = nil
+        let ownerless = try RecordEncoder().encodeGraph(withoutOwner)
+        #expect(ownerless[0]["owner"] == nil)
+        #expect(try RecordDecoder().decode(Photo.self, from: ownerless[0], linkedRecords: ownerless) == withoutOwner)
+        let missingOwner = try RecordDecoder().decode(
+            Photo.self, from: records[0], linkedRecords: [records[1], records[3], records[4]])
+        #expect(missingOwner.owner == nil)
+    }
+
+    @Test("The action wrappers are transparent in JSON")
+    func wrappersInJSON() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = try encoder.encode(Self.photo)
+        #expect(try JSONDecoder().decode(Photo.self, from: json) == Self.photo)
+        #expect(String(decoding: json, as: UTF8.self).contains(#""album":{"id":"al1","title":"Summer"}"#))
+    }
+
+    @Test("The encoder's zone is carried on every reference")
+    func zones() throws {
+        var encoder = RecordEncoder()
+        let zone = RecordZoneID(zoneName: "Photos", ownerRecordName: "_me")
+        encoder.zoneID = zone
+        let record = try encoder.encode(Self.photo)
+        #expect(record["album"] == .reference(RecordReference(recordName: "al1", action: .deleteSelf, zoneID: zone)))
+        #expect(record["photographer"] == .reference(RecordReference(recordName: "A2", zoneID: zone)))
+    }
+
+    // MARK: Identity
+
+    @Test("An Identifiable model without an identifier key is named by its id")
+    func identifiable() throws {
+        struct Tag: Codable, Equatable, LinkedRecord, Identifiable {
+            var slug: String
+            var id: String { "tag-" + slug }
+        }
+        struct Article: Codable, Equatable {
+            var id: String
+            var tag: Tag
+        }
+        let records = try RecordEncoder().encodeGraph(Article(id: "a", tag: Tag(slug: "swift")))
+        #expect(records[0]["tag"] == .reference(RecordReference(recordName: "tag-swift")))
+        #expect(records[1].recordName == "tag-swift")
+    }
+
+    @Test("A linked model without any identity gets one name, the same in its reference and its record")
+    func anonymousLinkedModel() throws {
+        struct Note: Codable, Equatable, LinkedRecord {
+            var text: String
+        }
+        struct Board: Codable, Equatable {
+            var id: String
+            var note: Note
+        }
+        let board = Board(id: "b", note: Note(text: "hi"))
+        let records = try RecordEncoder().encodeGraph(board)
+        guard case .reference(let reference)? = records[0]["note"] else {
+            Issue.record("a reference")
+            return
+        }
+        #expect(records[1].recordName == reference.recordName)
+        #expect(try RecordDecoder().decode(Board.self, from: records[0], linkedRecords: records) == board)
+    }
+
+    // MARK: The wire
+
+    @Test("A graph travels in one records/modify request and comes back whole")
+    func graphThroughTheWire() throws {
+        let records = try RecordEncoder().encodeGraph(Self.photo)
+        let request = RecordsModifyRequest(savingRecords: records, atomic: true)
+        #expect(request.operations.map(\.operationType) == [.create, .create, .create, .create, .create])
+        let json = try JSONEncoder().encode(request)
+        let received = try JSONDecoder().decode(RecordsModifyRequest.self, from: json).operations.map(\.record)
+        #expect(received == records)
+        #expect(try RecordDecoder().decode(Photo.self, from: received[0], linkedRecords: received) == Self.photo)
+    }
+}
