@@ -16,10 +16,9 @@ extension RecordDecodingEngine {
         }
         if case .reference(let reference) = value {
             if T.self is any LinkedRecord.Type { return try decodeLinked(type, from: reference, at: path) }
-            if let optional = T.self as? any OptionalValue.Type, optional.wrappedType is any LinkedRecord.Type,
-                isMissingLinkedRecord(value), let none = optional.nilValue as Any as? T
-            {
-                return none
+            // An optional linked model whose record was not given is nil.
+            if isMissingLinkedRecord(value), LinkedRecordDecoding.isOptionalLinked(T.self) {
+                return try LinkedRecordDecoding.none(of: type)
             }
         }
         if case .asset(let asset) = value, T.self is any RecordAssetValue.Type {
@@ -108,6 +107,7 @@ extension RecordDecodingEngine {
 
     /// A list's elements read by `read`, a check that costs next to nothing when it passes. An
     /// element it refuses goes to `unbox`, with its path, to be converted the slow way or to throw.
+    @inline(__always)
     private func elements<Element>(
         of list: [RecordValue], at path: CodingPath, _ read: (RecordValue) -> Element?,
         orThrow unbox: (RecordValue, CodingPath) throws -> Element

@@ -110,6 +110,26 @@ extension RecordDecodingEngine {
     }
 }
 
+enum LinkedRecordDecoding {
+    /// Whether `type` is an optional linked model.
+    static func isOptionalLinked<T>(_ type: T.Type) -> Bool {
+        guard let optional = type as? any OptionalValue.Type else { return false }
+        return optional.wrappedType is any LinkedRecord.Type
+    }
+
+    /// `nil`, as the optional type `T`.
+    ///
+    /// Kept apart from the common route, because a function that makes an optional of `T` asks the
+    /// runtime for that optional's metadata on every call.
+    @inline(never)
+    static func none<T>(of type: T.Type) throws -> T {
+        guard let optional = T.self as? any OptionalValue.Type, let none = optional.nilValue as Any as? T else {
+            throw NotTheSameType()
+        }
+        return none
+    }
+}
+
 /// Optional's wrapped type, for telling an optional linked model from an optional reference.
 protocol OptionalValue {
     static var wrappedType: Any.Type { get }

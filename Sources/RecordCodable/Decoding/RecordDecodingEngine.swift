@@ -42,18 +42,31 @@ final class RecordDecodingEngine: Decoder {
     /// Whether `key` is the model's identifier, which reads the record's name.
     @inline(__always)
     func isIdentifier(_ key: some CodingKey) -> Bool {
-        options.identifierKey == key.stringValue
+        isIdentifier(named: key.stringValue)
+    }
+
+    /// Whether the key named `name` is the model's identifier. Lengths are compared first: most
+    /// keys differ from the identifier in length.
+    @inline(__always)
+    func isIdentifier(named name: String) -> Bool {
+        guard let identifierKey = options.identifierKey else { return false }
+        return name.utf8.count == identifierKey.utf8.count && name == identifierKey
     }
 
     /// The value of the field for `key`, found as the key strategy says.
     func field(forKey key: some CodingKey) -> RecordValue? {
+        field(named: key.stringValue)
+    }
+
+    /// The value of the field for the key named `name`, found as the key strategy says.
+    func field(named name: String) -> RecordValue? {
         switch options.keyDecodingStrategy {
         case .useDefaultKeys:
-            return record.fields[key.stringValue]
+            return record.fields[name]
         case .convertFromSnakeCase:
-            return record.fields[SnakeCase.fromCamelCase(key.stringValue)] ?? record.fields[key.stringValue]
+            return record.fields[SnakeCase.fromCamelCase(name)] ?? record.fields[name]
         case .custom:
-            return customFieldNames[key.stringValue].flatMap { record.fields[$0] }
+            return customFieldNames[name].flatMap { record.fields[$0] }
         }
     }
 

@@ -27,21 +27,24 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     // MARK: Values
 
+    // Each method reads the key's name once, for both the identifier check and the field lookup.
+
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        if engine.isIdentifier(key) { return engine.record.recordName }
-        return try Unbox.string(field(key), at: .field(key))
+        let name = key.stringValue
+        if engine.isIdentifier(named: name) { return engine.record.recordName }
+        return try Unbox.string(field(key, named: name), at: .field(key))
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try Unbox.bool(identifierOrField(key, as: type), at: .field(key))
+        try Unbox.bool(identifierOrField(key, named: key.stringValue, as: type), at: .field(key))
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try Unbox.double(identifierOrField(key, as: type), at: .field(key))
+        try Unbox.double(identifierOrField(key, named: key.stringValue, as: type), at: .field(key))
     }
 
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try Unbox.float(identifierOrField(key, as: type), at: .field(key))
+        try Unbox.float(identifierOrField(key, named: key.stringValue, as: type), at: .field(key))
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, forKey: key) }
@@ -66,9 +69,10 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
             return try reinterpret(engine.record.metadata ?? RecordMetadata(), as: type)
         }
         if KnownTypes.isOptionalMetadata(T.self) { return try reinterpret(engine.record.metadata, as: type) }
-        if engine.isIdentifier(key) { return try identifier(as: type, forKey: key) }
-        guard let value = engine.field(forKey: key) else { return try missingValue(type, forKey: key) }
-        return try engine.decodeField(type, from: value, at: .field(key))
+        let name = key.stringValue
+        if engine.isIdentifier(named: name) { return try identifier(as: type, forKey: key) }
+        guard let value = engine.field(named: name) else { return try missingValue(type, forKey: key) }
+        return try engine.decodeField(type, from: value, at: .field(named: name))
     }
 
     // MARK: Optional values
@@ -77,20 +81,21 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     // so that each looks the field up once, not three times.
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        if engine.isIdentifier(key) { return engine.record.recordName }
-        return try engine.field(forKey: key).map { try Unbox.string($0, at: .field(key)) }
+        let name = key.stringValue
+        if engine.isIdentifier(named: name) { return engine.record.recordName }
+        return try engine.field(named: name).map { try Unbox.string($0, at: .field(key)) }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try optionalField(key, as: type).map { try Unbox.bool($0, at: .field(key)) }
+        try optionalField(key, named: key.stringValue, as: type).map { try Unbox.bool($0, at: .field(key)) }
     }
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try optionalField(key, as: type).map { try Unbox.double($0, at: .field(key)) }
+        try optionalField(key, named: key.stringValue, as: type).map { try Unbox.double($0, at: .field(key)) }
     }
 
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try optionalField(key, as: type).map { try Unbox.float($0, at: .field(key)) }
+        try optionalField(key, named: key.stringValue, as: type).map { try Unbox.float($0, at: .field(key)) }
     }
 
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalInteger(type, forKey: key) }
@@ -128,11 +133,12 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         if T.self == RecordMetadata.self { return try engine.record.metadata.map { try reinterpret($0, as: type) } }
-        if engine.isIdentifier(key) { return try identifier(as: type, forKey: key) }
-        guard let value = engine.field(forKey: key) else { return nil }
+        let name = key.stringValue
+        if engine.isIdentifier(named: name) { return try identifier(as: type, forKey: key) }
+        guard let value = engine.field(named: name) else { return nil }
         // An optional linked model whose record was not given is nil.
         if engine.isMissingLinkedRecord(value), T.self is any LinkedRecord.Type { return nil }
-        return try engine.decodeField(type, from: value, at: .field(key))
+        return try engine.decodeField(type, from: value, at: .field(named: name))
     }
 
     // MARK: Nested containers
@@ -161,20 +167,24 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     // MARK: Helpers
 
     private func field(_ key: Key) throws -> RecordValue {
-        guard let value = engine.field(forKey: key) else { throw DecodingError.keyNotFound(key, at: .root) }
+        try field(key, named: key.stringValue)
+    }
+
+    private func field(_ key: Key, named name: String) throws -> RecordValue {
+        guard let value = engine.field(named: name) else { throw DecodingError.keyNotFound(key, at: .root) }
         return value
     }
 
     /// The field's value, or the record's name as text when `key` is the identifier, so that the
     /// number decoders report a name that is not a number as corrupt.
-    private func identifierOrField(_ key: Key, as type: Any.Type) throws -> RecordValue {
-        guard engine.isIdentifier(key) else { return try field(key) }
+    private func identifierOrField(_ key: Key, named name: String, as type: Any.Type) throws -> RecordValue {
+        guard engine.isIdentifier(named: name) else { return try field(key, named: name) }
         throw DecodingError.corrupted(
             "The record name '\(engine.record.recordName)' cannot be read as \(type).", at: .field(key))
     }
 
-    private func optionalField(_ key: Key, as type: Any.Type) throws -> RecordValue? {
-        engine.isIdentifier(key) ? try identifierOrField(key, as: type) : engine.field(forKey: key)
+    private func optionalField(_ key: Key, named name: String, as type: Any.Type) throws -> RecordValue? {
+        engine.isIdentifier(named: name) ? try identifierOrField(key, named: name, as: type) : engine.field(named: name)
     }
 
     /// The value of a type that stands for `nil` — an optional, or a wrapper of one — when its
@@ -196,14 +206,16 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     // Inlined into each integer overload, so that each is compiled for its own integer type.
     @inline(__always)
     private func integer<I: FixedWidthInteger>(_ type: I.Type, forKey key: Key) throws -> I {
-        if engine.isIdentifier(key) { return try identifierNumber(type, forKey: key) }
-        return try Unbox.integer(type, from: field(key), at: .field(key))
+        let name = key.stringValue
+        if engine.isIdentifier(named: name) { return try identifierNumber(type, forKey: key) }
+        return try Unbox.integer(type, from: field(key, named: name), at: .field(key))
     }
 
     @inline(__always)
     private func optionalInteger<I: FixedWidthInteger>(_ type: I.Type, forKey key: Key) throws -> I? {
-        if engine.isIdentifier(key) { return try identifierNumber(type, forKey: key) }
-        return try engine.field(forKey: key).map { try Unbox.integer(type, from: $0, at: .field(key)) }
+        let name = key.stringValue
+        if engine.isIdentifier(named: name) { return try identifierNumber(type, forKey: key) }
+        return try engine.field(named: name).map { try Unbox.integer(type, from: $0, at: .field(key)) }
     }
 
     /// The record's name read as an integer identifier.

@@ -75,10 +75,11 @@ final class RecordEncodingEngine: Encoder {
     /// Stores a property's value: as the record's name when `key` is the identifier, else as the
     /// field named for `key`. `nil` stores nothing, and removes a field written before.
     @inline(__always)
-    func store(_ value: __owned RecordValue?, size: Int, forKey key: some CodingKey, canBeIdentifier: Bool = true)
-        throws
-    {
-        let keyName = key.stringValue
+    func store(
+        _ value: __owned RecordValue?, size: Int, forKey key: some CodingKey, named keyName: String? = nil,
+        canBeIdentifier: Bool = true
+    ) throws {
+        let keyName = keyName ?? key.stringValue
         if encodesIdentifierOnly && !isIdentifier(keyName) { return }
         if isIdentifier(keyName) {
             guard canBeIdentifier else {
@@ -147,6 +148,11 @@ final class RecordEncodingEngine: Encoder {
     @inline(__always)
     func skips(_ key: some CodingKey) -> Bool {
         encodesIdentifierOnly && !isIdentifier(key.stringValue)
+    }
+
+    @inline(__always)
+    func skips(named name: String) -> Bool {
+        encodesIdentifierOnly && !isIdentifier(name)
     }
 
     /// Runs `body` with references to linked models taking `action`.

@@ -54,10 +54,11 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             engine.setMetadata(try reinterpret(value, as: RecordMetadata?.self))
             return
         }
+        let name = key.stringValue
         // When only the identifier is wanted, other values are not even encoded.
-        if engine.skips(key) { return }
-        let field = try engine.encodeField(value, at: .field(key))
-        try engine.store(field?.value, size: field?.size ?? 0, forKey: key)
+        if engine.skips(named: name) { return }
+        let field = try engine.encodeField(value, at: .field(named: name))
+        try engine.store(field?.value, size: field?.size ?? 0, forKey: key, named: name)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

@@ -41,6 +41,8 @@ struct CodingPath {
     enum Last {
         case none
         case key(any CodingKey)
+        /// A key by its name alone: cheaper to carry than the key itself.
+        case name(String)
         case index(Int)
     }
 
@@ -64,10 +66,16 @@ struct CodingPath {
         CodingPath(parent: .root, last: .key(key))
     }
 
+    /// The path of a record's field, for a key named `name`.
+    static func field(named name: String) -> CodingPath {
+        CodingPath(parent: .root, last: .name(name))
+    }
+
     var node: CodingPathNode {
         switch last {
         case .none: parent
         case .key(let key): parent.appending(key)
+        case .name(let name): parent.appending(AnyCodingKey(stringValue: name))
         case .index(let index): parent.appending(index: index)
         }
     }
