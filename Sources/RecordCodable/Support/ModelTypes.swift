@@ -49,17 +49,25 @@ final class LockedDictionary<Key: Hashable, Value>: @unchecked Sendable {
     private var storage: [Key: Value] = [:]
 
     subscript(key: Key) -> Value? {
-        get { lock.withLock { storage[key] } }
-        set { lock.withLock { storage[key] = newValue } }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return storage[key]
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            storage[key] = newValue
+        }
     }
 
     /// Changes the value for `key` in place, if there is one.
     func update(_ key: Key, _ change: (inout Value) -> Void) {
-        lock.withLock {
-            if var value = storage[key] {
-                change(&value)
-                storage[key] = value
-            }
+        lock.lock()
+        defer { lock.unlock() }
+        if var value = storage[key] {
+            change(&value)
+            storage[key] = value
         }
     }
 }
