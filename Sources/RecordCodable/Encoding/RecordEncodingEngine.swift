@@ -23,10 +23,8 @@ final class RecordEncodingEngine: Encoder {
     // thread, and no access to its state overlaps another, so the run-time exclusivity checks,
     // which cost as much as a field's own work, are turned off.
 
-    @exclusivity(unchecked) private(set) var fields: [String: RecordValue]
-    /// The record's ``Record/encodedSize``, kept up to date as fields are written, so that the
-    /// size guard needs no pass of its own.
-    @exclusivity(unchecked) private(set) var size = 0
+    /// The record's fields, and their size so far.
+    @exclusivity(unchecked) private var fieldWriter: RecordFieldWriter
     @exclusivity(unchecked) private var recordName: String?
     @exclusivity(unchecked) private var metadata: RecordMetadata?
     /// Values built through nested containers, stored once the model has finished writing them.
@@ -35,10 +33,6 @@ final class RecordEncodingEngine: Encoder {
     @exclusivity(unchecked) private var unkeyedTopLevel: String?
     /// A value encoder that finished its value and can encode the next one.
     @exclusivity(unchecked) private var spareValueEncoder: ValueEncoder?
-    /// How many fields the model has written so far.
-    @exclusivity(unchecked) private var writeCount = 0
-    /// The fields written so far, kept once they differ from those of the type's last record.
-    @exclusivity(unchecked) private var newFields: [KnownField]?
 
     /// The action of references to linked models written now: set by a ``Link`` property wrapper
     /// while its value is encoded.
@@ -48,7 +42,8 @@ final class RecordEncodingEngine: Encoder {
         self.options = options
         self.typeInfo = typeInfo
         self.graph = graph
-        fields = Dictionary(minimumCapacity: typeInfo.fields.count)
+        fieldWriter = RecordFieldWriter(
+            layout: typeInfo.layout(for: options.keyEncodingStrategy), strategy: options.keyEncodingStrategy)
     }
 
     // MARK: Encoder
@@ -90,23 +85,7 @@ final class RecordEncodingEngine: Encoder {
             }
             try setRecordName(value, forKey: key)
         } else {
-            try write(value, size: size, keyName: keyName, forKey: key)
-        }
-    }
-
-    private func write(_ value: __owned RecordValue?, size valueSize: Int, keyName: String, forKey key: some CodingKey)
-        throws
-    {
-        let name = try fieldName(for: keyName, key)
-        let previous: RecordValue?
-        if let value {
-            previous = fields.updateValue(value, forKey: name)
-            size &+= name.utf8.count &+ valueSize
-        } else {
-            previous = fields.removeValue(forKey: name)
-        }
-        if let previous {
-            size &-= name.utf8.count &+ previous.encodedSize
+            try fieldWriter.write(value, size: size, keyName: keyName, forKey: key)
         }
     }
 
@@ -172,43 +151,6 @@ final class RecordEncodingEngine: Encoder {
         pendingFields.append((key, value))
     }
 
-    /// The field name for `key`, whose name is `keyName`, after the key strategy, checked against
-    /// the record format.
-    ///
-    /// A model writes its keys in the same order record after record, so the key at each place is
-    /// compared with the one at that place last time (for literal key names, a comparison of two
-    /// words): when it is the same, its field name is known and already checked.
-    private func fieldName(for keyName: String, _ key: some CodingKey) throws -> String {
-        let index = writeCount
-        writeCount &+= 1
-        if newFields == nil, index < typeInfo.fields.count {
-            let known = typeInfo.fields[index]
-            if known.keyName == keyName, !options.keyEncodingStrategy.isCustom { return known.fieldName }
-            newFields = Array(typeInfo.fields[..<index])
-        }
-        let name: String
-        switch options.keyEncodingStrategy {
-        case .useDefaultKeys:
-            name = keyName
-        case .convertToSnakeCase:
-            name = SnakeCase.fromCamelCase(keyName)
-        case .custom(let convert):
-            name = convert([key]).stringValue
-        }
-        guard FieldName.isValid(name) else { throw invalidFieldName(name, forKey: key) }
-        if newFields == nil { newFields = Array(typeInfo.fields) }
-        newFields?.append(KnownField(keyName: keyName, fieldName: name))
-        return name
-    }
-
-    @inline(never)
-    private func invalidFieldName(_ name: String, forKey key: some CodingKey) -> EncodingError {
-        let converted = name == key.stringValue ? "" : " (field name '\(name)')"
-        return .invalid(
-            name, at: .field(key),
-            "Cannot store key '\(key.stringValue)'\(converted) as a field: \(FieldName.problem(with: name)).")
-    }
-
     // MARK: Value encoders
 
     /// A value encoder for the value at `path`: the spare one if there is one.
@@ -241,10 +183,10 @@ final class RecordEncodingEngine: Encoder {
         pendingFields = []
         // The spare encoder refers back to this engine; letting it go ends the cycle.
         spareValueEncoder = nil
-        guard size <= options.maximumRecordSize else { throw recordTooLarge() }
-        // Records of a type whose optional fields come and go keep the fullest list.
-        if let newFields, newFields.count > typeInfo.fields.count, !options.keyEncodingStrategy.isCustom {
-            ModelTypes.noteFields(newFields, of: T.self)
+        let (fields, newLayout) = fieldWriter.finish()
+        guard fieldWriter.size <= options.maximumRecordSize else { throw recordTooLarge(fields) }
+        if let newLayout {
+            ModelTypes.noteLayout(newLayout, for: options.keyEncodingStrategy, of: T.self)
         }
         return Record(
             recordType: typeInfo.recordType,
@@ -260,7 +202,7 @@ final class RecordEncodingEngine: Encoder {
     }
 
     @inline(never)
-    private func recordTooLarge() -> RecordEncodingError {
+    private func recordTooLarge(_ fields: [String: RecordValue]) -> RecordEncodingError {
         let sizes: [(name: String, size: Int)] = fields.map { name, value in
             (name, name.utf8.count &+ value.encodedSize)
         }
@@ -268,7 +210,7 @@ final class RecordEncodingEngine: Encoder {
             first.size != second.size ? first.size > second.size : first.name < second.name
         }
         .prefix(3).map(\.name)
-        return .recordTooLarge(size: size, limit: options.maximumRecordSize, heaviestFields: heaviest)
+        return .recordTooLarge(size: fieldWriter.size, limit: options.maximumRecordSize, heaviestFields: heaviest)
     }
 
     /// Throws when `value` is of a type stored as a single field, such as a `Date` or a `URL`,

@@ -1,22 +1,34 @@
 import Foundation
 
-/// What the encoder learns about a model type and keeps, so that it does the work once per type
+/// What the coders learn about a model type and keep, so that they do the work once per type
 /// rather than once per record.
 struct ModelTypeInfo: Sendable {
     /// The type's record type: building a type's name costs more than encoding a small record.
     var recordType: String
 
-    /// The fields of the type's last record, in the order the model wrote them: each key's name
-    /// and the field name it became, already checked against the record format. The next record
-    /// of the type starts with a dictionary large enough for them all, and a key that matches
-    /// its place in this list needs no conversion and no check.
-    var fields: [KnownField] = []
-}
+    /// The layout of the type's records with the default keys (see ``RecordFieldWriter``).
+    var defaultKeysLayout: FieldLayout?
 
-/// A key of a model and the checked field name it becomes.
-struct KnownField: Sendable, Equatable {
-    var keyName: String
-    var fieldName: String
+    /// The layout of the type's records with snake-case field names.
+    var snakeCaseLayout: FieldLayout?
+
+    /// The layout of the type's records under `strategy`; a custom strategy has none, since its
+    /// closure may answer differently from record to record.
+    func layout(for strategy: RecordEncoder.KeyEncodingStrategy) -> FieldLayout? {
+        switch strategy {
+        case .useDefaultKeys: defaultKeysLayout
+        case .convertToSnakeCase: snakeCaseLayout
+        case .custom: nil
+        }
+    }
+
+    mutating func setLayout(_ layout: FieldLayout, for strategy: RecordEncoder.KeyEncodingStrategy) {
+        switch strategy {
+        case .useDefaultKeys: defaultKeysLayout = layout
+        case .convertToSnakeCase: snakeCaseLayout = layout
+        case .custom: break
+        }
+    }
 }
 
 enum ModelTypes {
@@ -32,9 +44,9 @@ enum ModelTypes {
         return info
     }
 
-    /// Remembers the fields of `T`'s latest record.
-    static func noteFields<T>(_ fields: [KnownField], of type: T.Type) {
-        cache.update(ObjectIdentifier(type)) { info in info.fields = fields }
+    /// Keeps the layout that `T`'s next records start from under `strategy`.
+    static func noteLayout<T>(_ layout: FieldLayout, for strategy: RecordEncoder.KeyEncodingStrategy, of type: T.Type) {
+        cache.update(ObjectIdentifier(type)) { info in info.setLayout(layout, for: strategy) }
     }
 
     /// `T`'s name without its module or generic arguments: `Box<Int>` → `Box`.

@@ -1,0 +1,244 @@
+import Foundation
+
+/// The fields of one record as the model writes them, with their cost against the size limit.
+///
+/// A model writes its properties in the same order record after record, so the writer learns the
+/// order from a type's records and keeps it as the type's ``FieldLayout``: each key's field name,
+/// converted and checked once, and a dictionary that already holds every field. A record that
+/// follows the layout starts from a copy of that dictionary and puts each value straight into its
+/// place, so no key is hashed, converted or checked again. Keys the record leaves out (`nil`
+/// optionals) are skipped over, and their places removed when the record is done.
+///
+/// A key that the layout does not expect next — a new key, or keys in another order — ends the
+/// shortcut for the rest of the record, which is then written key by key. The longer key order
+/// it wrote becomes the type's layout; a type whose order changes from record to record keeps its
+/// field names but no longer gets a prepared dictionary.
+struct RecordFieldWriter {
+    private(set) var fields: [String: RecordValue]
+    /// The record's ``Record/encodedSize``, kept up to date as fields are written, so that the
+    /// size guard needs no pass of its own.
+    private(set) var size = 0
+
+    private let strategy: RecordEncoder.KeyEncodingStrategy
+    /// The layout the record starts from: the type's for this key strategy, or an empty one.
+    private let layout: FieldLayout
+    /// Whether the type has a layout for this key strategy.
+    private let hasLayout: Bool
+    /// Whether every key so far matched the layout, so `fields` holds the layout's placeholders.
+    private var followsLayout: Bool
+    /// The place in the layout where the next key is looked for.
+    private var nextPlace = 0
+    /// The places the record passed over without a value, in order, while it followed the layout.
+    private var skippedPlaces: [Int] = []
+    /// The keys written so far, kept once the record left its layout (or had none), to become the
+    /// type's next layout.
+    private var writtenKeys: [KnownField] = []
+
+    init(layout: FieldLayout?, strategy: RecordEncoder.KeyEncodingStrategy) {
+        self.strategy = strategy
+        let layout = strategy.isCustom ? nil : layout
+        self.layout = layout ?? FieldLayout(fields: [], prepared: false)
+        hasLayout = layout != nil
+        followsLayout = hasLayout
+        fields = layout?.template ?? [:]
+    }
+
+    /// Writes `value` as the field for `key`, whose name is `keyName`; `nil` removes the field.
+    mutating func write(
+        _ value: consuming RecordValue?, size valueSize: Int, keyName: String, forKey key: some CodingKey
+    )
+        throws
+    {
+        if followsLayout, let place = layout.place(of: keyName, from: nextPlace) {
+            if place > nextPlace { skippedPlaces.append(contentsOf: nextPlace..<place) }
+            nextPlace = place &+ 1
+            guard let slot = layout.slot(at: place) else {
+                replace(value, size: valueSize, name: layout.fields[place].fieldName)
+                return
+            }
+            guard let value = consume value else {
+                skippedPlaces.append(place)
+                return
+            }
+            fields.values[slot.index] = consume value
+            size &+= slot.nameSize &+ valueSize
+            return
+        }
+        if followsLayout { leaveLayout() }
+        let name = try fieldName(for: keyName, key)
+        replace(value, size: valueSize, name: name)
+        if !strategy.isCustom { writtenKeys.append(KnownField(keyName: keyName, fieldName: name)) }
+    }
+
+    /// Sets or removes the field `name` by hashing its name, the way a dictionary is filled by hand.
+    private mutating func replace(_ value: __owned RecordValue?, size valueSize: Int, name: String) {
+        let previous: RecordValue?
+        if let value {
+            previous = fields.updateValue(value, forKey: name)
+            size &+= name.utf8.count &+ valueSize
+        } else {
+            previous = fields.removeValue(forKey: name)
+        }
+        if let previous {
+            size &-= name.utf8.count &+ previous.encodedSize
+        }
+    }
+
+    /// The field name for `key`, whose name is `keyName`, after the key strategy, checked against
+    /// the record format.
+    private func fieldName(for keyName: String, _ key: some CodingKey) throws -> String {
+        let name: String
+        switch strategy {
+        case .useDefaultKeys:
+            name = keyName
+        case .convertToSnakeCase:
+            name = SnakeCase.fromCamelCase(keyName)
+        case .custom(let convert):
+            name = convert([key]).stringValue
+        }
+        guard FieldName.isValid(name) else { throw invalidFieldName(name, forKey: key) }
+        return name
+    }
+
+    @inline(never)
+    private func invalidFieldName(_ name: String, forKey key: some CodingKey) -> EncodingError {
+        let converted = name == key.stringValue ? "" : " (field name '\(name)')"
+        return .invalid(
+            name, at: .field(key),
+            "Cannot store key '\(key.stringValue)'\(converted) as a field: \(FieldName.problem(with: name)).")
+    }
+
+    /// Stops following the layout: the placeholders of places not written are removed, and the keys
+    /// written so far are kept, in order, for the type's next layout.
+    private mutating func leaveLayout() {
+        followsLayout = false
+        removePlaceholders()
+        var skipped = skippedPlaces.makeIterator()
+        var nextSkipped = skipped.next()
+        for place in 0..<nextPlace {
+            if place == nextSkipped {
+                nextSkipped = skipped.next()
+            } else {
+                writtenKeys.append(layout.fields[place])
+            }
+        }
+    }
+
+    /// Removes from `fields` the placeholder of every place of the layout that holds no value: the
+    /// places skipped and those not reached. When they are most of the record, the written values
+    /// are moved to a new dictionary instead, so a sparse record costs no more than writing its
+    /// values key by key.
+    private mutating func removePlaceholders() {
+        guard layout.template != nil else { return }
+        let unreached = nextPlace..<layout.fields.count
+        let emptyCount = skippedPlaces.count &+ unreached.count
+        guard emptyCount > 0 else { return }
+        if emptyCount &* 2 <= layout.fields.count {
+            for place in skippedPlaces { fields.removeValue(forKey: layout.fields[place].fieldName) }
+            for place in unreached { fields.removeValue(forKey: layout.fields[place].fieldName) }
+            return
+        }
+        var kept = [String: RecordValue](minimumCapacity: layout.fields.count &- emptyCount)
+        var skipped = skippedPlaces.makeIterator()
+        var nextSkipped = skipped.next()
+        for place in 0..<nextPlace {
+            if place == nextSkipped {
+                nextSkipped = skipped.next()
+            } else if let slot = layout.slot(at: place) {
+                kept[layout.fields[place].fieldName] = fields.values[slot.index]
+            }
+        }
+        fields = kept
+    }
+
+    /// The record's fields, once the model has written them all, and the layout that the type's
+    /// next records should start from, when this record taught a better one.
+    mutating func finish() -> (fields: [String: RecordValue], newLayout: FieldLayout?) {
+        if strategy.isCustom { return (fields, nil) }
+        guard hasLayout else {
+            return (fields, writtenKeys.isEmpty ? nil : FieldLayout(fields: writtenKeys))
+        }
+        if followsLayout {
+            removePlaceholders()
+            return (fields, nil)
+        }
+        if writtenKeys.count > layout.fields.count {
+            return (fields, FieldLayout(fields: writtenKeys, prepared: layout.template != nil))
+        }
+        // The record wrote no more keys than the layout holds, but not in its order: the type's
+        // order varies, and a prepared dictionary would cost more than it saves.
+        return (fields, layout.template == nil ? nil : layout.withoutTemplate())
+    }
+}
+
+/// The fields that a model type's records hold, in the order the model writes them, and a
+/// dictionary prepared with all of them.
+struct FieldLayout: Sendable {
+    /// Each key in the order the model writes it, and its field name, already checked.
+    let fields: [KnownField]
+
+    /// A dictionary with a placeholder value for each field, which a record copies and fills in;
+    /// `nil` when the layout is only a list of names (see ``RecordFieldWriter``).
+    let template: [String: RecordValue]?
+
+    /// Where each field's entry is in `template`, by place in `fields`.
+    private let slots: [Slot]
+
+    /// A field's entry in the template: its index, and what its name adds to a record's size.
+    struct Slot {
+        var index: Dictionary<String, RecordValue>.Index
+        var nameSize: Int
+    }
+
+    /// A layout of `fields`, with a template when `prepared` is true. Two keys that become one
+    /// field name, which a dictionary cannot hold apart, get no template.
+    init(fields: [KnownField], prepared: Bool = true) {
+        self.fields = fields
+        guard prepared else {
+            template = nil
+            slots = []
+            return
+        }
+        var template = [String: RecordValue](minimumCapacity: fields.count)
+        for field in fields { template[field.fieldName] = .int64(0) }
+        let slots = fields.compactMap { field in
+            template.index(forKey: field.fieldName).map { Slot(index: $0, nameSize: field.fieldName.utf8.count) }
+        }
+        if template.count == fields.count, slots.count == fields.count {
+            self.template = template
+            self.slots = slots
+        } else {
+            self.template = nil
+            self.slots = []
+        }
+    }
+
+    /// The same field names, without a prepared dictionary.
+    func withoutTemplate() -> FieldLayout {
+        FieldLayout(fields: fields, prepared: false)
+    }
+
+    /// The entry in a copy of `template` of the field at `place`, or `nil` without a template.
+    @inline(__always)
+    func slot(at place: Int) -> Slot? {
+        place < slots.count ? slots[place] : nil
+    }
+
+    /// The place of `keyName` at or after `start`. A key whose name is a literal compares equal to
+    /// the one kept here without its bytes being read.
+    @inline(__always)
+    func place(of keyName: String, from start: Int) -> Int? {
+        var place = start
+        while place < fields.count {
+            if fields[place].keyName == keyName { return place }
+            place &+= 1
+        }
+        return nil
+    }
+}
+
+/// A key of a model and the checked field name it becomes.
+struct KnownField: Sendable, Equatable {
+    var keyName: String
+    var fieldName: String
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+@testable import RecordCodable
+
+/// The encoder learns each type's key order and fills the next records from it (see
+/// `RecordFieldWriter`). Whatever order, gaps or repeats the records of one type have, each
+/// record must hold exactly the fields written and know its exact size.
+@Suite("Field layouts")
+struct FieldLayoutTests {
+    struct Profile: Codable, Equatable {
+        var id = "p"
+        var displayName = "Ada"
+        var imageURL = URL(string: "https://example.com/a.png")!
+        var userID = 7
+    }
+
+    @Test("One type encoded with default keys, then snake case, then default keys again gets each strategy's names")
+    func strategiesKeepTheirOwnNames() throws {
+        var snakeCase = RecordEncoder()
+        snakeCase.keyEncodingStrategy = .convertToSnakeCase
+        var prefixed = RecordEncoder()
+        prefixed.keyEncodingStrategy = .custom { path in
+            AnyCodingKey(stringValue: "f_" + (path.last?.stringValue ?? ""))
+        }
+        for _ in 0..<3 {
+            #expect(
+                try RecordEncoder().encode(Profile()).fields.keys.sorted() == ["displayName", "imageURL", "userID"])
+            #expect(try snakeCase.encode(Profile()).fields.keys.sorted() == ["display_name", "image_url", "user_id"])
+            #expect(try prefixed.encode(Profile()).fields.keys.sorted() == ["f_displayName", "f_imageURL", "f_userID"])
+        }
+    }
+
+    struct Sparse: Codable, Equatable {
+        var id = "s"
+        var a: Int?
+        var b: String?
+        var c: Double?
+        var d: Bool?
+        var e: [Int]?
+    }
+
+    /// Every combination of present and absent optionals, so that records skip places of the
+    /// layout at the start, in the middle and at the end, and leave out most or all of it.
+    static let sparseModels: [Sparse] = (0..<32).map { mask in
+        Sparse(
+            a: mask & 1 != 0 ? 1 : nil, b: mask & 2 != 0 ? "two" : nil, c: mask & 4 != 0 ? 3.5 : nil,
+            d: mask & 8 != 0 ? true : nil, e: mask & 16 != 0 ? [5, 5] : nil)
+    }
+
+    /// The fields a `Sparse` record holds: one for each property that is not `nil`.
+    static func fields(of model: Sparse) -> [String: RecordValue] {
+        [
+            "a": model.a.map { RecordValue.int64(Int64($0)) }, "b": model.b.map(RecordValue.string),
+            "c": model.c.map(RecordValue.double), "d": model.d.map { RecordValue.int64($0 ? 1 : 0) },
+            "e": model.e.map { RecordValue.list($0.map { .int64(Int64($0)) }) },
+        ]
+        .compactMapValues { $0 }
+    }
+
+    @Test("Optional properties that come and go from record to record")
+    func optionalsComeAndGo() throws {
+        var random = RandomSource(seed: 0x1A70_0001)
+        for round in 0..<4 {
+            // Fullest first, emptiest first, then twice in a random order.
+            let models =
+                switch round {
+                case 0: Array(Self.sparseModels.reversed())
+                case 1: Self.sparseModels
+                default: Self.sparseModels.shuffled(using: &random)
+                }
+            for model in models {
+                let record = try roundTrip(model)
+                #expect(record.fields == Self.fields(of: model))
+                try expectExactSize(model, record: record)
+            }
+        }
+    }
+
+    @Test(
+        "Keys in any order, skipped, repeated or set to nil give the fields a dictionary filled in that order",
+        arguments: ["default", "snake case", "custom"])
+    func scriptedKeys(strategy: String) throws {
+        var encoder = RecordEncoder()
+        let fieldName: (String) -> String
+        switch strategy {
+        case "snake case":
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            fieldName = SnakeCase.fromCamelCase
+        case "custom":
+            encoder.keyEncodingStrategy = .custom { path in
+                AnyCodingKey(stringValue: "f_" + (path.last?.stringValue ?? ""))
+            }
+            fieldName = { "f_" + $0 }
+        default:
+            fieldName = { $0 }
+        }
+        var random = RandomSource(seed: 0x1A70_0002)
+        for iteration in 0..<400 {
+            let model = Scripted(steps: Scripted.randomSteps(using: &random))
+            var expected: [String: RecordValue] = [:]
+            for step in model.steps {
+                expected[fieldName(step.key)] = step.value.map(RecordValue.string)
+            }
+            let record = try encoder.encode(model)
+            #expect(record.fields == expected, "iteration \(iteration): \(model.steps)")
+            try expectExactSize(model, record: record, encoder: encoder)
+        }
+    }
+
+    @Test("Records of one type encoded from many tasks at once hold their own fields")
+    func concurrentRecordsOfOneType() async throws {
+        let encoder = RecordEncoder()
+        let models = Self.sparseModels
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var allMatch = true
+                    for index in 0..<400 {
+                        let model = models[(index &* 7 &+ task) % models.count]
+                        let record = try encoder.encode(model)
+                        allMatch = allMatch && record.fields == Self.fields(of: model)
+                    }
+                    return allMatch
+                }
+            }
+            for try await allMatch in group { #expect(allMatch) }
+        }
+    }
+
+    /// Checks that the size the encoder kept as fields were written is the record's
+    /// ``Record/encodedSize``: a limit of exactly that size passes, one byte less does not.
+    private func expectExactSize(
+        _ model: some Encodable, record: Record, encoder: RecordEncoder = RecordEncoder(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        var limited = encoder
+        limited.maximumRecordSize = record.encodedSize
+        #expect(try limited.encode(model) == record, sourceLocation: sourceLocation)
+        guard record.encodedSize > 0 else { return }
+        limited.maximumRecordSize = record.encodedSize - 1
+        #expect(sourceLocation: sourceLocation) {
+            try limited.encode(model)
+        } throws: { error in
+            guard case .recordTooLarge(let size, _, _)? = error as? RecordEncodingError else { return false }
+            return size == record.encodedSize
+        }
+    }
+}
+
+/// A model that writes the keys it is given, in the order given: a `nil` value is written with
+/// `encodeNil(forKey:)`. Every instance is one type, so its records share what the encoder learns.
+private struct Scripted: Encodable {
+    var steps: [(key: String, value: String?)]
+
+    /// Keys whose snake-case forms collide (`userID`, `user_id`) or not, of several lengths.
+    static let keys = ["a", "b", "displayName", "imageURL", "userID", "user_id", "count", "aLongerKeyNameThanMost"]
+
+    /// Mostly the keys in one order with some left out, as models write them; sometimes shuffled,
+    /// repeated, or set to nil, as hand-written `encode(to:)` methods and dictionaries do.
+    static func randomSteps(using random: inout RandomSource) -> [(key: String, value: String?)] {
+        var keys = Self.keys.filter { _ in random.int(in: 0...9) < 8 }
+        if random.int(in: 0...3) == 0 { keys.shuffle(using: &random) }
+        if random.int(in: 0...5) == 0, let repeated = keys.randomElement(using: &random) {
+            keys.insert(repeated, at: random.int(in: 0...keys.count))
+        }
+        return keys.map { key in
+            (key, random.int(in: 0...9) == 0 ? nil : String(repeating: "v", count: random.int(in: 0...20)))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode("scripted", forKey: AnyCodingKey(stringValue: "id"))
+        for (key, value) in steps {
+            if let value {
+                try container.encode(value, forKey: AnyCodingKey(stringValue: key))
+            } else {
+                try container.encodeNil(forKey: AnyCodingKey(stringValue: key))
+            }
+        }
+    }
+}
