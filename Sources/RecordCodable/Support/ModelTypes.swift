@@ -2,15 +2,24 @@ import Foundation
 
 /// What the coders learn about a model type and keep, so that they do the work once per type
 /// rather than once per record.
-struct ModelTypeInfo: Sendable {
+///
+/// It never changes once made: what a later record teaches is kept in a new one, so a lookup
+/// hands out one shared object.
+final class ModelTypeInfo: Sendable {
     /// The type's record type: building a type's name costs more than encoding a small record.
-    var recordType: String
+    let recordType: String
 
     /// The layout of the type's records with the default keys (see ``RecordFieldWriter``).
-    var defaultKeysLayout: FieldLayout?
+    let defaultKeysLayout: FieldLayout?
 
     /// The layout of the type's records with snake-case field names.
-    var snakeCaseLayout: FieldLayout?
+    let snakeCaseLayout: FieldLayout?
+
+    init(recordType: String, defaultKeysLayout: FieldLayout? = nil, snakeCaseLayout: FieldLayout? = nil) {
+        self.recordType = recordType
+        self.defaultKeysLayout = defaultKeysLayout
+        self.snakeCaseLayout = snakeCaseLayout
+    }
 
     /// The layout of the type's records under `strategy`; a custom strategy has none, since its
     /// closure may answer differently from record to record.
@@ -22,11 +31,15 @@ struct ModelTypeInfo: Sendable {
         }
     }
 
-    mutating func setLayout(_ layout: FieldLayout, for strategy: RecordEncoder.KeyEncodingStrategy) {
+    /// The same information with `layout` for `strategy`.
+    func withLayout(_ layout: FieldLayout, for strategy: RecordEncoder.KeyEncodingStrategy) -> ModelTypeInfo {
         switch strategy {
-        case .useDefaultKeys: defaultKeysLayout = layout
-        case .convertToSnakeCase: snakeCaseLayout = layout
-        case .custom: break
+        case .useDefaultKeys:
+            ModelTypeInfo(recordType: recordType, defaultKeysLayout: layout, snakeCaseLayout: snakeCaseLayout)
+        case .convertToSnakeCase:
+            ModelTypeInfo(recordType: recordType, defaultKeysLayout: defaultKeysLayout, snakeCaseLayout: layout)
+        case .custom:
+            self
         }
     }
 }
@@ -46,7 +59,7 @@ enum ModelTypes {
 
     /// Keeps the layout that `T`'s next records start from under `strategy`.
     static func noteLayout<T>(_ layout: FieldLayout, for strategy: RecordEncoder.KeyEncodingStrategy, of type: T.Type) {
-        cache.update(ObjectIdentifier(type)) { info in info.setLayout(layout, for: strategy) }
+        cache.update(ObjectIdentifier(type)) { info in info = info.withLayout(layout, for: strategy) }
     }
 
     /// `T`'s name without its module or generic arguments: `Box<Int>` → `Box`.

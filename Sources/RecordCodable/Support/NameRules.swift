@@ -52,6 +52,7 @@ enum RecordName {
 
     /// Why `name` cannot name a record, or `nil` when it can.
     static func problem(with name: String) -> String? {
+        if isValid(name) { return nil }
         guard let first = name.utf8.first else { return "a record name cannot be empty" }
         if first == UInt8(ascii: "_") { return "a record name cannot start with an underscore" }
         if !name.utf8.allSatisfy({ $0 < 128 }) { return "a record name holds ASCII characters only" }
@@ -59,5 +60,19 @@ enum RecordName {
             return "a record name is at most \(maximumLength) characters, and this one has \(name.utf8.count)"
         }
         return nil
+    }
+
+    /// Whether `name` is one to ``maximumLength`` ASCII characters, not starting with an
+    /// underscore. Every record's name is checked, so the check reads each byte once.
+    private static func isValid(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let first = bytes.first, first != UInt8(ascii: "_"), bytes.count <= maximumLength else {
+                return false
+            }
+            var bits: UInt8 = 0
+            for byte in bytes { bits |= byte }
+            return bits < 128
+        }
     }
 }
