@@ -12,8 +12,9 @@ import Foundation
 ///    (written to a file, stored as an asset), or anything else, stored as JSON bytes.
 extension RecordEncodingEngine {
     /// The field for `value`, or `nil` when the value is `nil` and stores no field.
-    func encodeField<T: Encodable>(_ value: T, at path: CodingPath) throws -> EncodedValue? {
+    func encodeField<T: Encodable>(_ value: T, at path: consuming CodingPath) throws -> EncodedValue? {
         if let special = encodeSpecial(value) { return special }
+        // The path moves into the encoder, which keeps it for what follows.
         var encoder = makeValueEncoder(at: path, isElement: false)
         defer { recycle(&encoder) }
         var hasNativeForm = true
@@ -29,13 +30,13 @@ extension RecordEncodingEngine {
         if hasNativeForm, !encoder.hasNoNativeForm, !(encoder.isList && value is any DictionaryMarker) {
             return encoder.result()
         }
-        return try encodeKeyed(value, at: path) ?? encodeAsJSON(value, at: path)
+        return try encodeKeyed(value, at: encoder.path) ?? encodeAsJSON(value, at: encoder.path)
     }
 
     /// The value of one element of a list: a native single value, a linked model's reference, an
     /// asset value's file, or ``NoNativeForm`` when the element is `nil`, a list, or has no native
     /// form — then the whole list is stored as JSON.
-    func encodeElement<T: Encodable>(_ value: T, at path: CodingPath) throws -> EncodedValue {
+    func encodeElement<T: Encodable>(_ value: T, at path: consuming CodingPath) throws -> EncodedValue {
         if let special = encodeSpecial(value) {
             guard case .list = special.value else { return special }
             throw NoNativeForm()
@@ -47,7 +48,7 @@ extension RecordEncodingEngine {
         } catch is NoNativeForm where encoder.isKeyed {
             // A keyed element may be a linked model or an asset value, checked below.
         }
-        if encoder.isKeyed, let element = try encodeKeyed(value, at: path) { return element }
+        if encoder.isKeyed, let element = try encodeKeyed(value, at: encoder.path) { return element }
         guard !encoder.hasNoNativeForm, let element = encoder.result() else { throw NoNativeForm() }
         return element
     }

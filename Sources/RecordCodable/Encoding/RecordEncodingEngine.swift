@@ -154,7 +154,7 @@ final class RecordEncodingEngine: Encoder {
     // MARK: Value encoders
 
     /// A value encoder for the value at `path`: the spare one if there is one.
-    func makeValueEncoder(at path: CodingPath, isElement: Bool) -> ValueEncoder {
+    func makeValueEncoder(at path: consuming CodingPath, isElement: Bool) -> ValueEncoder {
         let encoder = spareValueEncoder ?? ValueEncoder(engine: self)
         spareValueEncoder = nil
         encoder.start(at: path, isElement: isElement)

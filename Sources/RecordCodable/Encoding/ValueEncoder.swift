@@ -42,7 +42,7 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
 
     /// Makes the encoder ready for the value at `path`. Encoders are reused from value to value,
     /// so that a record with many fields does not allocate one per field.
-    func start(at path: CodingPath, isElement: Bool) {
+    func start(at path: consuming CodingPath, isElement: Bool) {
         self.path = path
         self.isElement = isElement
         content = .nothing
