@@ -108,6 +108,38 @@ struct FieldLayoutTests {
         }
     }
 
+    @Test("A record that leaves most of its type's layout empty turns the type's prepared dictionary off")
+    func sparseRecordsTurnTheTemplateOff() throws {
+        /// Writes the keys `k0` up to `count`: one type whose records differ in size.
+        struct Numbered: Encodable {
+            var count: Int
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                for index in 0..<count { try container.encode(index, forKey: AnyCodingKey(stringValue: "k\(index)")) }
+            }
+        }
+        func template() -> [String: RecordValue]? {
+            ModelTypes.info(of: Numbered.self).layout(for: .useDefaultKeys)?.template
+        }
+        let encoder = RecordEncoder()
+        #expect(try encoder.encode(Numbered(count: 40)).fields.count == 40)
+        #expect(template()?.count == 40)
+        // A few keys left out: the template stays.
+        #expect(try encoder.encode(Numbered(count: 30)).fields.count == 30)
+        #expect(template()?.count == 40)
+        // Most keys left out: the type's records are written key by key from now on.
+        #expect(try encoder.encode(Numbered(count: 10)).fields.count == 10)
+        #expect(template() == nil)
+        #expect(ModelTypes.info(of: Numbered.self).layout(for: .useDefaultKeys)?.fields.count == 40)
+        for count in [40, 50, 0, 25] {
+            let record = try encoder.encode(Numbered(count: count))
+            #expect(
+                record.fields == Dictionary(uniqueKeysWithValues: (0..<count).map { ("k\($0)", .int64(Int64($0))) }))
+        }
+        #expect(template() == nil)
+    }
+
     @Test("Records of one type encoded from many tasks at once hold their own fields")
     func concurrentRecordsOfOneType() async throws {
         let encoder = RecordEncoder()

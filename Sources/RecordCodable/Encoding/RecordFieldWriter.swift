@@ -11,8 +11,10 @@ import Foundation
 ///
 /// A key that the layout does not expect next — a new key, or keys in another order — ends the
 /// shortcut for the rest of the record, which is then written key by key. The longer key order
-/// it wrote becomes the type's layout; a type whose order changes from record to record keeps its
-/// field names but no longer gets a prepared dictionary.
+/// it wrote becomes the type's layout. A type whose order changes from record to record, or one
+/// of whose records leaves most of the layout empty, keeps its field names but no longer gets a
+/// prepared dictionary: copying a large dictionary to fill a small part of it would cost more than
+/// it saves.
 struct RecordFieldWriter {
     private(set) var fields: [String: RecordValue]
     /// The record's ``Record/encodedSize``, kept up to date as fields are written, so that the
@@ -40,7 +42,9 @@ struct RecordFieldWriter {
         self.layout = layout ?? FieldLayout(fields: [], prepared: false)
         hasLayout = layout != nil
         followsLayout = hasLayout
-        fields = layout?.template ?? [:]
+        // Without a template, the dictionary is made large enough for the fields the type's
+        // records had so far, so that it grows no more than once.
+        fields = layout?.template ?? Dictionary(minimumCapacity: layout?.fields.count ?? 0)
     }
 
     /// Writes `value` as the field for `key`, whose name is `keyName`; `nil` removes the field.
@@ -126,17 +130,17 @@ struct RecordFieldWriter {
 
     /// Removes from `fields` the placeholder of every place of the layout that holds no value: the
     /// places skipped and those not reached. When they are most of the record, the written values
-    /// are moved to a new dictionary instead, so a sparse record costs no more than writing its
-    /// values key by key.
-    private mutating func removePlaceholders() {
-        guard layout.template != nil else { return }
+    /// are moved to a new dictionary instead, and the method returns `true`: the record was sparse.
+    @discardableResult
+    private mutating func removePlaceholders() -> Bool {
+        guard layout.template != nil else { return false }
         let unreached = nextPlace..<layout.fields.count
         let emptyCount = skippedPlaces.count &+ unreached.count
-        guard emptyCount > 0 else { return }
+        guard emptyCount > 0 else { return false }
         if emptyCount &* 2 <= layout.fields.count {
             for place in skippedPlaces { fields.removeValue(forKey: layout.fields[place].fieldName) }
             for place in unreached { fields.removeValue(forKey: layout.fields[place].fieldName) }
-            return
+            return false
         }
         var kept = [String: RecordValue](minimumCapacity: layout.fields.count &- emptyCount)
         var skipped = skippedPlaces.makeIterator()
@@ -149,6 +153,7 @@ struct RecordFieldWriter {
             }
         }
         fields = kept
+        return true
     }
 
     /// The record's fields, once the model has written them all, and the layout that the type's
@@ -159,8 +164,8 @@ struct RecordFieldWriter {
             return (fields, writtenKeys.isEmpty ? nil : FieldLayout(fields: writtenKeys))
         }
         if followsLayout {
-            removePlaceholders()
-            return (fields, nil)
+            let wasSparse = removePlaceholders()
+            return (fields, wasSparse ? layout.withoutTemplate() : nil)
         }
         if writtenKeys.count > layout.fields.count {
             return (fields, FieldLayout(fields: writtenKeys, prepared: layout.template != nil))
