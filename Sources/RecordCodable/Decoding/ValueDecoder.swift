@@ -155,30 +155,17 @@ private struct ListDecodingContainer: UnkeyedDecodingContainer {
         return false
     }
 
-    mutating func decode(_ type: String.Type) throws -> String {
-        let string = try Unbox.string(peek(type), at: elementPath)
+    /// Reads the current element with `read`, then moves on.
+    private mutating func next<T>(_ type: Any.Type, _ read: (RecordValue, CodingPath) throws -> T) throws -> T {
+        let value = try read(peek(type), elementPath)
         currentIndex += 1
-        return string
+        return value
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool {
-        let bool = try Unbox.bool(peek(type), at: elementPath)
-        currentIndex += 1
-        return bool
-    }
-
-    mutating func decode(_ type: Double.Type) throws -> Double {
-        let double = try Unbox.double(peek(type), at: elementPath)
-        currentIndex += 1
-        return double
-    }
-
-    mutating func decode(_ type: Float.Type) throws -> Float {
-        let float = try Unbox.float(peek(type), at: elementPath)
-        currentIndex += 1
-        return float
-    }
-
+    mutating func decode(_ type: String.Type) throws -> String { try next(type) { try Unbox.string($0, at: $1) } }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) { try Unbox.bool($0, at: $1) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next(type) { try Unbox.double($0, at: $1) } }
+    mutating func decode(_ type: Float.Type) throws -> Float { try next(type) { try Unbox.float($0, at: $1) } }
     mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
     mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
@@ -195,40 +182,37 @@ private struct ListDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
 
     private mutating func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
-        let integer = try Unbox.integer(type, from: peek(type), at: elementPath)
-        currentIndex += 1
-        return integer
+        try next(type) { try Unbox.integer(type, from: $0, at: $1) }
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let value = try decoder.engine.decodeField(type, from: peek(type), at: elementPath)
-        currentIndex += 1
-        return value
+        let engine = decoder.engine
+        return try next(type) { try engine.decodeField(type, from: $0, at: $1) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        let container = try elementDecoder(peek(type)).container(keyedBy: type)
-        currentIndex += 1
-        return container
+        let engine = decoder.engine
+        return try next(type) { try Self.elementDecoder(engine, $0, at: $1).container(keyedBy: type) }
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let container = try elementDecoder(peek(KnownTypes.array)).unkeyedContainer()
-        currentIndex += 1
-        return container
+        let engine = decoder.engine
+        return try next(KnownTypes.array) { try Self.elementDecoder(engine, $0, at: $1).unkeyedContainer() }
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let decoder = try elementDecoder(peek(Any.self))
-        currentIndex += 1
-        return decoder
+        let engine = decoder.engine
+        return try next(Any.self) { Self.elementDecoder(engine, $0, at: $1) }
     }
 
-    private func elementDecoder(_ element: RecordValue) -> ValueDecoder {
-        let elementDecoder = ValueDecoder(engine: decoder.engine)
-        elementDecoder.start(element, at: elementPath, canRestartAsJSON: false)
+    /// A decoder of its own for a list element that a model reads through containers.
+    private static func elementDecoder(_ engine: RecordDecodingEngine, _ element: RecordValue, at path: CodingPath)
+        -> ValueDecoder
+    {
+        let elementDecoder = ValueDecoder(engine: engine)
+        elementDecoder.start(element, at: path, canRestartAsJSON: false)
         return elementDecoder
     }
 }

@@ -75,8 +75,9 @@ final class RecordEncodingEngine: Encoder {
         canBeIdentifier: Bool = true
     ) throws {
         let keyName = keyName ?? key.stringValue
-        if encodesIdentifierOnly && !isIdentifier(keyName) { return }
-        if isIdentifier(keyName) {
+        let namesRecord = isIdentifier(keyName)
+        if encodesIdentifierOnly && !namesRecord { return }
+        if namesRecord {
             guard canBeIdentifier else {
                 throw EncodingError.invalid(
                     value as Any, at: .field(key),

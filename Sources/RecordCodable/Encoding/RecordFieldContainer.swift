@@ -91,11 +91,10 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     // Inlined into each integer overload, so that each is compiled for its own integer type.
     @inline(__always)
     private func storeInteger(_ value: some FixedWidthInteger, forKey key: Key) throws {
-        if engine.skips(key) { return }
-        guard let number = Int64(exactly: value) else {
-            throw EncodingError.integerOverflow(value, at: .field(key))
-        }
-        try engine.store(.int64(number), size: 8, forKey: key)
+        let name = key.stringValue
+        if engine.skips(named: name) { return }
+        let number = try integer(value, at: .field(key))
+        try engine.store(number.value, size: number.size, forKey: key, named: name)
     }
 }
 

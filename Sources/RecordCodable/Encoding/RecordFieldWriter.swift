@@ -24,8 +24,6 @@ struct RecordFieldWriter {
     private let strategy: RecordEncoder.KeyEncodingStrategy
     /// The layout the record starts from: the type's for this key strategy, or an empty one.
     private let layout: FieldLayout
-    /// Whether the type has a layout for this key strategy.
-    private let hasLayout: Bool
     /// Whether every key so far matched the layout, so `fields` holds the layout's placeholders.
     private var followsLayout: Bool
     /// The place in the layout where the next key is looked for.
@@ -40,8 +38,7 @@ struct RecordFieldWriter {
         self.strategy = strategy
         let layout = strategy.isCustom ? nil : layout
         self.layout = layout ?? FieldLayout(fields: [], prepared: false)
-        hasLayout = layout != nil
-        followsLayout = hasLayout
+        followsLayout = !self.layout.fields.isEmpty
         // Without a template, the dictionary is made large enough for the fields the type's
         // records had so far, so that it grows no more than once.
         fields = layout?.template ?? Dictionary(minimumCapacity: layout?.fields.count ?? 0)
@@ -117,15 +114,23 @@ struct RecordFieldWriter {
     private mutating func leaveLayout() {
         followsLayout = false
         removePlaceholders()
+        writtenKeys = writtenPlaces.map { layout.fields[$0] }
+    }
+
+    /// The places before `nextPlace` that the record wrote a value to, in order: all but the
+    /// skipped ones.
+    private var writtenPlaces: [Int] {
         var skipped = skippedPlaces.makeIterator()
         var nextSkipped = skipped.next()
+        var places: [Int] = []
         for place in 0..<nextPlace {
             if place == nextSkipped {
                 nextSkipped = skipped.next()
             } else {
-                writtenKeys.append(layout.fields[place])
+                places.append(place)
             }
         }
+        return places
     }
 
     /// Removes from `fields` the placeholder of every place of the layout that holds no value: the
@@ -143,12 +148,8 @@ struct RecordFieldWriter {
             return false
         }
         var kept = [String: RecordValue](minimumCapacity: layout.fields.count &- emptyCount)
-        var skipped = skippedPlaces.makeIterator()
-        var nextSkipped = skipped.next()
-        for place in 0..<nextPlace {
-            if place == nextSkipped {
-                nextSkipped = skipped.next()
-            } else if let slot = layout.slot(at: place) {
+        for place in writtenPlaces {
+            if let slot = layout.slot(at: place) {
                 kept[layout.fields[place].fieldName] = fields.values[slot.index]
             }
         }
@@ -160,7 +161,7 @@ struct RecordFieldWriter {
     /// next records should start from, when this record taught a better one.
     mutating func finish() -> (fields: [String: RecordValue], newLayout: FieldLayout?) {
         if strategy.isCustom { return (fields, nil) }
-        guard hasLayout else {
+        guard !layout.fields.isEmpty else {
             return (fields, writtenKeys.isEmpty ? nil : FieldLayout(fields: writtenKeys))
         }
         if followsLayout {

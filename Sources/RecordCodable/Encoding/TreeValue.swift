@@ -66,14 +66,14 @@ final class TreeValue: Encodable {
     func keyedContainer<Key: CodingKey>(at node: CodingPathNode, userInfo: [CodingUserInfoKey: Any])
         -> KeyedEncodingContainer<Key>
     {
-        if case .object = content {} else { content = .object }
+        content = .object
         return KeyedEncodingContainer(TreeKeyedContainer(value: self, node: node, userInfo: userInfo))
     }
 
     func unkeyedContainer(at node: CodingPathNode, userInfo: [CodingUserInfoKey: Any])
         -> any UnkeyedEncodingContainer
     {
-        if case .array = content {} else { content = .array }
+        content = .array
         return TreeUnkeyedContainer(value: self, node: node, userInfo: userInfo)
     }
 }

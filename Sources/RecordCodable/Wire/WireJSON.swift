@@ -67,9 +67,9 @@ indirect enum WireJSON: Codable, Hashable, Sendable {
         case .array(let elements):
             // A list's elements are all of one kind: an array of plain values is written as one,
             // which Foundation's encoder does much faster than value by value.
-            if let integers = elements.allInt64 {
+            if let integers = elements.all({ if case .int64(let number) = $0 { number } else { nil } }) {
                 try container.encode(integers)
-            } else if let strings = elements.allStrings {
+            } else if let strings = elements.all({ if case .string(let string) = $0 { string } else { nil } }) {
                 try container.encode(strings)
             } else {
                 try container.encode(elements)
@@ -212,24 +212,15 @@ struct WireReader {
 }
 
 extension [WireJSON] {
-    var allInt64: [Int64]? {
-        var integers: [Int64] = []
-        integers.reserveCapacity(count)
+    /// The elements as plain values, when `read` gives one for every element; else `nil`.
+    func all<Value>(_ read: (WireJSON) -> Value?) -> [Value]? {
+        var values: [Value] = []
+        values.reserveCapacity(count)
         for element in self {
-            guard case .int64(let number) = element else { return nil }
-            integers.append(number)
+            guard let value = read(element) else { return nil }
+            values.append(value)
         }
-        return integers
-    }
-
-    var allStrings: [String]? {
-        var strings: [String] = []
-        strings.reserveCapacity(count)
-        for element in self {
-            guard case .string(let string) = element else { return nil }
-            strings.append(string)
-        }
-        return strings
+        return values
     }
 }
 
