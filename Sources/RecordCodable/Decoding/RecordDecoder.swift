@@ -15,22 +15,41 @@ import Foundation
 /// A decoder is a value: configure a copy, keep it, and use it from as many tasks at once as you
 /// like.
 public struct RecordDecoder: Sendable {
+    /// The options, which copies of the decoder share until one of them changes one.
+    private var options = Options.defaults
+
     /// The coding key that receives the record's name, or `nil` to read every key from fields.
     ///
     /// The default is `"id"`. The name is converted to the property's type: a `String` takes it
     /// as it is, a `UUID` parses it, an integer reads its decimal digits. A name that does not
     /// convert is `DecodingError.dataCorrupted`.
-    public var identifierKey: String? = "id"
+    public var identifierKey: String? {
+        get { options.values.identifierKey }
+        set { change { $0.identifierKey = newValue } }
+    }
 
     /// How the decoder finds the field for each coding key. The default uses the keys as they are.
-    public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
+    public var keyDecodingStrategy: KeyDecodingStrategy {
+        get { options.values.keyDecodingStrategy }
+        set { change { $0.keyDecodingStrategy = newValue } }
+    }
 
     /// Values that models can read from `decoder.userInfo` in their `init(from:)`, also while
     /// nested values are decoded from JSON.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    public var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { options.values.userInfo }
+        set { change { $0.userInfo = newValue } }
+    }
 
     /// Creates a decoder with the default options.
     public init() {}
+
+    /// Changes options: the shared object never changes, so the decoder gets a new one.
+    private mutating func change(_ body: (inout Options.Values) -> Void) {
+        var values = options.values
+        body(&values)
+        options = Options(values)
+    }
 
     /// Decodes a model from a record.
     ///
@@ -46,5 +65,29 @@ public struct RecordDecoder: Sendable {
         let engine = RecordDecodingEngine(record: record, options: self)
         defer { engine.finish() }
         return try T(from: engine)
+    }
+}
+
+extension RecordDecoder {
+    /// A decoder's options, kept in one object, as ``RecordEncoder`` keeps its own: each record
+    /// decoded holds on to one reference rather than a copy of every option.
+    ///
+    /// The object never changes: changing an option gives the decoder a new one.
+    final class Options: Sendable {
+        /// The options themselves.
+        struct Values: Sendable {
+            var identifierKey: String? = "id"
+            var keyDecodingStrategy = KeyDecodingStrategy.useDefaultKeys
+            var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+        }
+
+        let values: Values
+
+        init(_ values: Values) {
+            self.values = values
+        }
+
+        /// The options of a new decoder, shared by every decoder that changes none of them.
+        static let defaults = Options(Values())
     }
 }

@@ -12,10 +12,13 @@ import Foundation
 ///    (written to a file, stored as an asset), or anything else, stored as JSON bytes.
 extension RecordEncodingEngine {
     /// The field for `value`, or `nil` when the value is `nil` and stores no field.
-    func encodeField<T: Encodable>(_ value: T, at path: consuming CodingPath) throws -> EncodedValue? {
+    ///
+    /// The path is built only for a value that encodes itself, which may need it; a value of a
+    /// type with a fixed mapping does not.
+    func encodeField<T: Encodable>(_ value: T, at path: @autoclosure () -> CodingPath) throws -> EncodedValue? {
         if let special = encodeSpecial(value) { return special }
         // The path moves into the encoder, which keeps it for what follows.
-        var encoder = makeValueEncoder(at: path, isElement: false)
+        var encoder = makeValueEncoder(at: path(), isElement: false)
         defer { recycle(&encoder) }
         var hasNativeForm = true
         do {

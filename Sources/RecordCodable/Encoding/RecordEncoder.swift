@@ -27,12 +27,18 @@ import Foundation
 /// An encoder is a value: configure a copy, keep it, and use it from as many tasks at once as
 /// you like.
 public struct RecordEncoder: Sendable {
+    /// The options, which copies of the encoder share until one of them changes one.
+    private var options = Options.defaults
+
     /// The largest ``Record/encodedSize`` a record may have, in bytes.
     ///
     /// The default, 1,000,000, is CloudKit's limit. A record over the limit throws
     /// ``RecordEncodingError/recordTooLarge(size:limit:heaviestFields:)`` before it reaches the
     /// server, which would refuse it.
-    public var maximumRecordSize: Int = 1_000_000
+    public var maximumRecordSize: Int {
+        get { options.values.maximumRecordSize }
+        set { change { $0.maximumRecordSize = newValue } }
+    }
 
     /// The coding key whose value becomes the record's name, or `nil` to name every record with a
     /// new UUID.
@@ -44,29 +50,50 @@ public struct RecordEncoder: Sendable {
     /// A model without such a key gets a new UUID as its name each time it is encoded. To update
     /// the same record later, keep the name: give the model an identifier, or keep the encoded
     /// record.
-    public var identifierKey: String? = "id"
+    public var identifierKey: String? {
+        get { options.values.identifierKey }
+        set { change { $0.identifierKey = newValue } }
+    }
 
     /// How coding keys become field names. The default uses the keys as they are.
-    public var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
+    public var keyEncodingStrategy: KeyEncodingStrategy {
+        get { options.values.keyEncodingStrategy }
+        set { change { $0.keyEncodingStrategy = newValue } }
+    }
 
     /// The folder where values of ``RecordAssetValue`` types are written as files.
     ///
     /// The default is a folder named `RecordCodableAssets` in the temporary directory. The folder
     /// is created when the first asset is written. Each file is named by the SHA-256 digest of its
     /// content, so encoding the same value again writes no new file.
-    public var assetDirectory: URL = FileManager.default.temporaryDirectory
-        .appendingPathComponent("RecordCodableAssets", isDirectory: true)
+    public var assetDirectory: URL {
+        get { options.values.assetDirectory }
+        set { change { $0.assetDirectory = newValue } }
+    }
 
     /// The zone of the records, carried by every reference to a linked model; `nil` for the
     /// zone of the record that holds the reference.
-    public var zoneID: RecordZoneID?
+    public var zoneID: RecordZoneID? {
+        get { options.values.zoneID }
+        set { change { $0.zoneID = newValue } }
+    }
 
     /// Values that models can read from `encoder.userInfo` in their `encode(to:)`, also while
     /// nested values are encoded as JSON.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    public var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { options.values.userInfo }
+        set { change { $0.userInfo = newValue } }
+    }
 
     /// Creates an encoder with the default options.
     public init() {}
+
+    /// Changes options: the shared object never changes, so the encoder gets a new one.
+    private mutating func change(_ body: (inout Options.Values) -> Void) {
+        var values = options.values
+        body(&values)
+        options = Options(values)
+    }
 
     /// Encodes a model as a record.
     ///
@@ -81,5 +108,33 @@ public struct RecordEncoder: Sendable {
     ///   record is larger than ``maximumRecordSize``.
     public func encode<T: Encodable>(_ value: T) throws -> Record {
         try encodeRecord(value, graph: nil, fallbackName: nil)
+    }
+}
+
+extension RecordEncoder {
+    /// An encoder's options, kept in one object: every record an encoder encodes holds on to its
+    /// options, and holding one reference costs less than copying six values.
+    ///
+    /// The object never changes: changing an option gives the encoder a new one.
+    final class Options: Sendable {
+        /// The options themselves.
+        struct Values: Sendable {
+            var maximumRecordSize = 1_000_000
+            var identifierKey: String? = "id"
+            var keyEncodingStrategy = KeyEncodingStrategy.useDefaultKeys
+            var assetDirectory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("RecordCodableAssets", isDirectory: true)
+            var zoneID: RecordZoneID?
+            var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+        }
+
+        let values: Values
+
+        init(_ values: Values) {
+            self.values = values
+        }
+
+        /// The options of a new encoder, shared by every encoder that changes none of them.
+        static let defaults = Options(Values())
     }
 }

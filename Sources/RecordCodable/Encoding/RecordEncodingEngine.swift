@@ -26,7 +26,8 @@ final class RecordEncodingEngine: Encoder {
     /// The record's fields, and their size so far.
     @exclusivity(unchecked) private var fieldWriter: RecordFieldWriter
     @exclusivity(unchecked) private var recordName: String?
-    @exclusivity(unchecked) private var metadata: RecordMetadata?
+    /// The model's `RecordMetadata`, boxed as the record keeps it.
+    @exclusivity(unchecked) private var metadataBox: MetadataBox?
     /// Values built through nested containers, stored once the model has finished writing them.
     @exclusivity(unchecked) private var pendingFields: [(key: any CodingKey, value: TreeValue)] = []
     /// The kind of top-level container that a record cannot hold, if the model asked for one.
@@ -144,7 +145,7 @@ final class RecordEncodingEngine: Encoder {
     }
 
     func setMetadata(_ metadata: RecordMetadata?) {
-        self.metadata = metadata
+        metadataBox = metadata.map(MetadataBox.init)
     }
 
     func addPendingField(_ value: TreeValue, forKey key: some CodingKey) {
@@ -193,7 +194,7 @@ final class RecordEncodingEngine: Encoder {
             recordType: typeInfo.recordType,
             recordName: recordName ?? fallbackName ?? UUID().uuidString,
             fields: fields,
-            metadata: metadata)
+            metadataBox: metadataBox)
     }
 
     /// Lets go of what refers back to the engine, when encoding stops early with an error.

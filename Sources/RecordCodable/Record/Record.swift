@@ -39,7 +39,14 @@ public struct Record: Hashable, Sendable {
 
     /// The system fields that the server assigned when it last saved the record, or `nil` for a
     /// record that the server has not seen yet.
-    public var metadata: RecordMetadata?
+    public var metadata: RecordMetadata? {
+        get { metadataBox?.metadata }
+        set { metadataBox = newValue.map(MetadataBox.init) }
+    }
+
+    /// The metadata, kept apart: most records have none, and a record that holds its metadata
+    /// inline is four times the size, which every copy of a record pays for.
+    private var metadataBox: MetadataBox?
 
     /// Creates a record.
     ///
@@ -57,7 +64,7 @@ public struct Record: Hashable, Sendable {
         self.recordType = recordType
         self.recordName = recordName
         self.fields = fields
-        self.metadata = metadata
+        self.metadataBox = metadata.map(MetadataBox.init)
     }
 
     /// The value of a field, or `nil` when the record has no such field.
@@ -81,5 +88,36 @@ public struct Record: Hashable, Sendable {
         fields.reduce(0) { total, field in
             total &+ field.key.utf8.count &+ field.value.encodedSize
         }
+    }
+}
+
+extension Record {
+    public static func == (first: Record, second: Record) -> Bool {
+        first.recordType == second.recordType && first.recordName == second.recordName
+            && first.fields == second.fields && first.metadata == second.metadata
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(recordType)
+        hasher.combine(recordName)
+        hasher.combine(fields)
+        hasher.combine(metadata)
+    }
+
+    /// A record whose metadata is already boxed.
+    init(recordType: String, recordName: String, fields: [String: RecordValue], metadataBox: MetadataBox?) {
+        self.recordType = recordType
+        self.recordName = recordName
+        self.fields = fields
+        self.metadataBox = metadataBox
+    }
+}
+
+/// A record's metadata, which never changes once boxed: setting new metadata boxes it anew.
+final class MetadataBox: Sendable {
+    let metadata: RecordMetadata
+
+    init(_ metadata: RecordMetadata) {
+        self.metadata = metadata
     }
 }

@@ -27,19 +27,22 @@ enum SpecialType {
         }
     }
 
-    private static let stringArray = ObjectIdentifier([String].self)
-    private static let intArray = ObjectIdentifier([Int].self)
-    private static let doubleArray = ObjectIdentifier([Double].self)
-    private static let dateArray = ObjectIdentifier([Date].self)
+    /// The metatypes of the list types, looked up together: each use of a global constant asks
+    /// whether it is set up yet, so one constant is cheaper than four.
+    private static let lists = (
+        strings: ObjectIdentifier([String].self), integers: ObjectIdentifier([Int].self),
+        doubles: ObjectIdentifier([Double].self), dates: ObjectIdentifier([Date].self)
+    )
 
     /// The special type `type` is, or `nil` for any other type.
     init?(_ type: Any.Type) {
         let id = ObjectIdentifier(type)
+        let lists = Self.lists
         switch id {
         case ObjectIdentifier(Date.self): self = .date
         case ObjectIdentifier(String.self), ObjectIdentifier(Int.self): return nil
-        case Self.stringArray: self = .strings
-        case Self.intArray: self = .integers
+        case lists.strings: self = .strings
+        case lists.integers: self = .integers
         case ObjectIdentifier(URL.self): self = .url
         case ObjectIdentifier(UUID.self): self = .uuid
         case ObjectIdentifier(Data.self): self = .data
@@ -47,8 +50,8 @@ enum SpecialType {
         case ObjectIdentifier(RecordReference.self): self = .reference
         case ObjectIdentifier(RecordAsset.self): self = .asset
         case ObjectIdentifier(RecordLocation.self): self = .location
-        case Self.doubleArray: self = .doubles
-        case Self.dateArray: self = .dates
+        case lists.doubles: self = .doubles
+        case lists.dates: self = .dates
         default: return nil
         }
     }
@@ -77,7 +80,7 @@ enum KnownTypes {
 @inline(__always)
 func reinterpret<Value, T>(_ value: Value, as type: T.Type) throws -> T {
     guard Value.self == T.self else { throw NotTheSameType() }
-    return withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: T.self) }
+    return unsafeBitCast(value, to: T.self)
 }
 
 /// Thrown by ``reinterpret(_:as:)`` when its caller was wrong about a type; never expected.
