@@ -92,11 +92,13 @@ public struct Record: Hashable, Sendable {
 }
 
 extension Record {
+    /// Whether two records have the same type, name, fields and metadata.
     public static func == (first: Record, second: Record) -> Bool {
         first.recordType == second.recordType && first.recordName == second.recordName
             && first.fields == second.fields && first.metadata == second.metadata
     }
 
+    /// Hashes the record's type, name, fields and metadata: the parts that ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(recordType)
         hasher.combine(recordName)
