@@ -98,7 +98,7 @@ extension Record {
             && first.fields == second.fields && first.metadata == second.metadata
     }
 
-    /// Hashes the record's type, name, fields and metadata: the parts that ``==(_:_:)`` compares.
+    /// Hashes the record's type, name, fields and metadata: the parts that `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(recordType)
         hasher.combine(recordName)
