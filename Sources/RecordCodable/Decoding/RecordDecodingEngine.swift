@@ -116,8 +116,9 @@ final class RecordDecodingEngine: Decoder {
 
     // MARK: Value decoders
 
-    /// A value decoder that finished its value and can decode the next one.
-    private var spareValueDecoder: ValueDecoder?
+    /// A value decoder that finished its value and can decode the next one. (Used on one thread,
+    /// with no overlapping accesses: the run-time exclusivity checks are turned off.)
+    @exclusivity(unchecked) private var spareValueDecoder: ValueDecoder?
 
     /// A value decoder for `value` at `path`: the spare one if there is one.
     func makeValueDecoder(for value: RecordValue?, at path: CodingPath, canRestartAsJSON: Bool) -> ValueDecoder {

@@ -10,14 +10,18 @@ import Foundation
 /// decoder's own container.
 final class ValueDecoder: Decoder, SingleValueDecodingContainer {
     let engine: RecordDecodingEngine
+
+    // Used by one value at a time on one thread, and no access to this state overlaps another:
+    // the run-time exclusivity checks, which cost as much as starting on a value, are turned off.
+
     /// The value to decode, or `nil` for a field that is missing.
-    private(set) var value: RecordValue?
-    private(set) var path = CodingPath.root
+    @exclusivity(unchecked) private(set) var value: RecordValue?
+    @exclusivity(unchecked) private(set) var path = CodingPath.root
     /// Whether the caller decodes the whole value as JSON when this decoder asks it to.
-    private(set) var canRestartAsJSON = false
+    @exclusivity(unchecked) private(set) var canRestartAsJSON = false
     /// Set once the value has asked for a container that only its JSON has.
-    private(set) var needsJSON = false
-    private var pathNode: CodingPathNode?
+    @exclusivity(unchecked) private(set) var needsJSON = false
+    @exclusivity(unchecked) private var pathNode: CodingPathNode?
 
     init(engine: RecordDecodingEngine) {
         self.engine = engine
