@@ -10,10 +10,16 @@ import Foundation
 /// 3. Any other type decodes itself from a ``ValueDecoder``. When it asks for a container that
 ///    JSON bytes hold, the bytes are decoded as JSON instead.
 extension RecordDecodingEngine {
-    func decodeField<T: Decodable>(_ type: T.Type, from value: RecordValue, at path: CodingPath) throws -> T {
+    ///
+    /// The path is built only when a value decodes itself or an error needs it; a value of a type
+    /// with a fixed mapping reads without one.
+    func decodeField<T: Decodable>(_ type: T.Type, from value: RecordValue, at path: @autoclosure () -> CodingPath)
+        throws -> T
+    {
         if let special = SpecialType(T.self), !special.isList || !value.isBytes {
-            return try decodeSpecial(special, as: type, from: value, at: path)
+            return try decodeSpecial(special, as: type, from: value, at: path())
         }
+        let path = path()
         if case .reference(let reference) = value {
             if T.self is any LinkedRecord.Type { return try decodeLinked(type, from: reference, at: path) }
             // An optional linked model whose record was not given is nil.
@@ -40,62 +46,66 @@ extension RecordDecodingEngine {
     ///
     /// The result is built as its own type and handed over as `T` by ``reinterpret(_:as:)``, which,
     /// unlike a cast, costs nothing.
-    private func decodeSpecial<T>(_ special: SpecialType, as type: T.Type, from value: RecordValue, at path: CodingPath)
-        throws -> T
-    {
+    private func decodeSpecial<T>(
+        _ special: SpecialType, as type: T.Type, from value: RecordValue, at path: @autoclosure () -> CodingPath
+    ) throws -> T {
         switch special {
         case .date:
-            guard case .date(let date) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
+            guard case .date(let date) = value else { throw DecodingError.typeMismatch(type, found: value, at: path()) }
             return try reinterpret(date, as: type)
         case .data:
-            guard case .bytes(let data) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
+            guard case .bytes(let data) = value else {
+                throw DecodingError.typeMismatch(type, found: value, at: path())
+            }
             return try reinterpret(data, as: type)
         case .url:
-            return try reinterpret(Unbox.url(value, at: path), as: type)
+            return try reinterpret(Unbox.url(value, at: path()), as: type)
         case .uuid:
-            return try reinterpret(Unbox.uuid(value, at: path), as: type)
+            return try reinterpret(Unbox.uuid(value, at: path()), as: type)
         case .decimal:
-            return try reinterpret(Unbox.decimal(value, at: path), as: type)
+            return try reinterpret(Unbox.decimal(value, at: path()), as: type)
         case .reference:
             guard case .reference(let reference) = value else {
-                throw DecodingError.typeMismatch(type, found: value, at: path)
+                throw DecodingError.typeMismatch(type, found: value, at: path())
             }
             return try reinterpret(reference, as: type)
         case .asset:
-            guard case .asset(let asset) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
+            guard case .asset(let asset) = value else {
+                throw DecodingError.typeMismatch(type, found: value, at: path())
+            }
             return try reinterpret(asset, as: type)
         case .location:
             guard case .location(let location) = value else {
-                throw DecodingError.typeMismatch(type, found: value, at: path)
+                throw DecodingError.typeMismatch(type, found: value, at: path())
             }
             return try reinterpret(location, as: type)
         case .strings:
-            guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
-            let strings = try elements(of: list, at: path) {
+            guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path()) }
+            let strings = try elements(of: list, at: path()) {
                 if case .string(let string) = $0 { string } else { nil }
             } orThrow: {
                 try Unbox.string($0, at: $1)
             }
             return try reinterpret(strings, as: type)
         case .integers:
-            guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
-            let integers = try elements(of: list, at: path) {
+            guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path()) }
+            let integers = try elements(of: list, at: path()) {
                 if case .int64(let number) = $0 { Int(exactly: number) } else { nil }
             } orThrow: {
                 try Unbox.integer(Int.self, from: $0, at: $1)
             }
             return try reinterpret(integers, as: type)
         case .doubles:
-            guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
-            let doubles = try elements(of: list, at: path) {
+            guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path()) }
+            let doubles = try elements(of: list, at: path()) {
                 if case .double(let number) = $0 { number } else { nil }
             } orThrow: {
                 try Unbox.double($0, at: $1)
             }
             return try reinterpret(doubles, as: type)
         case .dates:
-            guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
-            let dates = try elements(of: list, at: path) {
+            guard case .list(let list) = value else { throw DecodingError.typeMismatch(type, found: value, at: path()) }
+            let dates = try elements(of: list, at: path()) {
                 if case .date(let date) = $0 { date } else { nil }
             } orThrow: {
                 element, elementPath -> Date in
@@ -109,7 +119,7 @@ extension RecordDecodingEngine {
     /// element it refuses goes to `unbox`, with its path, to be converted the slow way or to throw.
     @inline(__always)
     private func elements<Element>(
-        of list: [RecordValue], at path: CodingPath, _ read: (RecordValue) -> Element?,
+        of list: [RecordValue], at path: @autoclosure () -> CodingPath, _ read: (RecordValue) -> Element?,
         orThrow unbox: (RecordValue, CodingPath) throws -> Element
     ) throws -> [Element] {
         var result: [Element] = []
@@ -118,7 +128,7 @@ extension RecordDecodingEngine {
             if let element = read(list[index]) {
                 result.append(element)
             } else {
-                result.append(try unbox(list[index], CodingPath(parent: path.node, last: .index(index))))
+                result.append(try unbox(list[index], CodingPath(parent: path().node, last: .index(index))))
             }
         }
         return result
@@ -233,49 +243,49 @@ enum Unbox {
 
     /// A web URL from its text, or a file's URL from an asset (its local file, else its download
     /// address).
-    static func url(_ value: RecordValue, at path: CodingPath) throws -> URL {
+    static func url(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> URL {
         switch value {
         case .string(let string):
             guard let url = URL(string: string) else {
-                throw DecodingError.corrupted("Invalid URL string '\(string)'.", at: path)
+                throw DecodingError.corrupted("Invalid URL string '\(string)'.", at: path())
             }
             return url
         case .asset(let asset):
             if let fileURL = asset.fileURL { return fileURL }
             if let address = asset.downloadURL, let url = URL(string: address) { return url }
-            throw DecodingError.corrupted("The asset has neither a file URL nor a valid download URL.", at: path)
+            throw DecodingError.corrupted("The asset has neither a file URL nor a valid download URL.", at: path())
         default:
-            throw DecodingError.typeMismatch(URL.self, found: value, at: path)
+            throw DecodingError.typeMismatch(URL.self, found: value, at: path())
         }
     }
 
-    static func uuid(_ value: RecordValue, at path: CodingPath) throws -> UUID {
+    static func uuid(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> UUID {
         guard case .string(let string) = value else {
-            throw DecodingError.typeMismatch(UUID.self, found: value, at: path)
+            throw DecodingError.typeMismatch(UUID.self, found: value, at: path())
         }
         guard let uuid = UUID(uuidString: string) else {
-            throw DecodingError.corrupted("Attempted to decode UUID from invalid UUID string '\(string)'.", at: path)
+            throw DecodingError.corrupted("Attempted to decode UUID from invalid UUID string '\(string)'.", at: path())
         }
         return uuid
     }
 
     /// A `Decimal` from its exact text, from an integer, or from a double's shortest text.
-    static func decimal(_ value: RecordValue, at path: CodingPath) throws -> Decimal {
+    static func decimal(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> Decimal {
         switch value {
         case .string(let string):
             guard let decimal = DecimalText.parse(string) else {
-                throw DecodingError.corrupted("'\(string)' is not a number that fits in Decimal.", at: path)
+                throw DecodingError.corrupted("'\(string)' is not a number that fits in Decimal.", at: path())
             }
             return decimal
         case .int64(let number):
             return Decimal(number)
         case .double(let number):
             guard number.isFinite, let decimal = DecimalText.parse(number.description) else {
-                throw DecodingError.numberDoesNotFit(number, in: Decimal.self, at: path)
+                throw DecodingError.numberDoesNotFit(number, in: Decimal.self, at: path())
             }
             return decimal
         default:
-            throw DecodingError.typeMismatch(Decimal.self, found: value, at: path)
+            throw DecodingError.typeMismatch(Decimal.self, found: value, at: path())
         }
     }
 }
