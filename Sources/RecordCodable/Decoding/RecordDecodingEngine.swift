@@ -122,8 +122,8 @@ final class RecordDecodingEngine: Decoder {
 
     /// A value decoder for `value` at `path`: the spare one if there is one.
     func makeValueDecoder(for value: RecordValue?, at path: CodingPath, canRestartAsJSON: Bool) -> ValueDecoder {
-        let decoder = spareValueDecoder ?? ValueDecoder(engine: self)
-        spareValueDecoder = nil
+        // Taken, not copied: the spare's reference moves out.
+        let decoder = spareValueDecoder.take() ?? ValueDecoder(engine: self)
         decoder.start(value, at: path, canRestartAsJSON: canRestartAsJSON)
         return decoder
     }

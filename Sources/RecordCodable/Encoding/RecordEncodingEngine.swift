@@ -157,8 +157,8 @@ final class RecordEncodingEngine: Encoder {
 
     /// A value encoder for the value at `path`: the spare one if there is one.
     func makeValueEncoder(at path: consuming CodingPath, isElement: Bool) -> ValueEncoder {
-        let encoder = spareValueEncoder ?? ValueEncoder(engine: self)
-        spareValueEncoder = nil
+        // Taken, not copied: the spare's reference moves out.
+        let encoder = spareValueEncoder.take() ?? ValueEncoder(engine: self)
         encoder.start(at: path, isElement: isElement)
         return encoder
     }
