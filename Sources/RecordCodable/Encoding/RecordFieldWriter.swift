@@ -37,7 +37,7 @@ struct RecordFieldWriter {
     init(layout: FieldLayout?, strategy: RecordEncoder.KeyEncodingStrategy) {
         self.strategy = strategy
         let layout = strategy.isCustom ? nil : layout
-        self.layout = layout ?? FieldLayout(fields: [], prepared: false)
+        self.layout = layout ?? .empty
         followsLayout = !self.layout.fields.isEmpty
         // Without a template, the dictionary is made large enough for the fields the type's
         // records had so far, so that it grows no more than once.
@@ -179,7 +179,13 @@ struct RecordFieldWriter {
 
 /// The fields that a model type's records hold, in the order the model writes them, and a
 /// dictionary prepared with all of them.
-struct FieldLayout: Sendable {
+///
+/// A layout never changes once made, and every record of its type refers to it: a class, so that a
+/// record takes one reference rather than copying three.
+final class FieldLayout: Sendable {
+    /// The layout of a type with no records yet.
+    static let empty = FieldLayout(fields: [], prepared: false)
+
     /// Each key in the order the model writes it, and its field name, already checked.
     let fields: [KnownField]
 
