@@ -110,4 +110,18 @@ struct ValueSemanticsTests {
         for other in others { #expect(record != other) }
         #expect(Set(others + [record, same]).count == others.count + 1)
     }
+
+    @Test("A record prints its type, name, fields and metadata, as a struct of them would")
+    func recordDescription() {
+        let record = Record(recordType: "Note", recordName: "n1", fields: ["a": .int64(1)])
+        #expect(
+            String(describing: record)
+                == #"Record(recordType: "Note", recordName: "n1", fields: ["a": RecordCodable.RecordValue.int64(1)], metadata: nil)"#
+        )
+        let synced = Record(recordType: "Note", recordName: "n1", metadata: RecordMetadata(changeTag: "e1"))
+        #expect(
+            String(describing: synced).contains(
+                #"metadata: Optional(RecordCodable.RecordMetadata(changeTag: Optional("e1")"#))
+        #expect(!String(describing: synced).contains("Box"))
+    }
 }

@@ -115,6 +115,19 @@ extension Record {
     }
 }
 
+extension Record: CustomReflectable {
+    /// The record's parts as `print`, `dump` and debuggers show them: its type, name, fields and
+    /// metadata, whichever way the record stores them.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "recordType": recordType, "recordName": recordName, "fields": fields, "metadata": metadata as Any,
+            ],
+            displayStyle: .struct)
+    }
+}
+
 /// A record's metadata, which never changes once boxed: setting new metadata boxes it anew.
 final class MetadataBox: Sendable {
     let metadata: RecordMetadata
