@@ -132,10 +132,18 @@ struct PathologicalInputTests {
                 _ = try JSONDecoder().decode(Record.self, from: Data(json.utf8))
             }
         }
-        let extremes =
-            #"{"recordName":"n","recordType":"T","fields":{"a":{"type":"TIMESTAMP","value":9223372036854775807},"b":{"type":"TIMESTAMP","value":-9223372036854775808}}}"#
-        let record = try JSONDecoder().decode(Record.self, from: Data(extremes.utf8))
-        #expect(record["a"] == .date(Date(timeIntervalSince1970: Double(Int64.max) / 1000)))
+        // Int64.max milliseconds is a Date that would write back beyond Int64: refused. Int64.min
+        // is exactly -2^63, which a Date holds and writes back unchanged.
+        expectDecodingError("dataCorrupted", at: "fields.a.value") {
+            let json =
+                #"{"recordName":"n","recordType":"T","fields":{"a":{"type":"TIMESTAMP","value":9223372036854775807}}}"#
+            _ = try JSONDecoder().decode(Record.self, from: Data(json.utf8))
+        }
+        let lowest =
+            #"{"recordName":"n","recordType":"T","fields":{"b":{"type":"TIMESTAMP","value":-9223372036854775808}}}"#
+        let record = try JSONDecoder().decode(Record.self, from: Data(lowest.utf8))
+        #expect(record["b"] == .date(Date(timeIntervalSince1970: Double(Int64.min) / 1000)))
+        #expect(try String(decoding: JSONEncoder().encode(record), as: UTF8.self).contains("-9223372036854775808"))
     }
 
     @Test("A record of 10,000 fields encodes, decodes and travels")

@@ -366,6 +366,32 @@ struct WireFormatTests {
         malformed(#"{"x":{"type":"INT64","value":1e300}}"#, "dataCorrupted", at: "fields.x.value")
     }
 
+    @Test("A timestamp a Date cannot hold to the millisecond is corrupt, never read as another time")
+    func timestampBeyondDate() throws {
+        // Found by the fuzzer: Int64.max milliseconds read as a Date that could not be written back.
+        for milliseconds in ["9223372036854775807", "9223372036854775000", "-9223372036854775000", "9007199254740993"] {
+            let error = malformed(
+                #"{"d":{"type":"TIMESTAMP","value":\#(milliseconds)}}"#, "dataCorrupted", at: "fields.d.value")
+            #expect(error?.context?.debugDescription.contains("beyond the milliseconds a Date holds") == true)
+        }
+        malformed(
+            #"{"d":{"type":"TIMESTAMP_LIST","value":[1,9223372036854775807]}}"#, "dataCorrupted",
+            at: "fields.d.value.Index 1")
+        malformed(
+            #"{"p":{"type":"LOCATION","value":{"latitude":1,"longitude":2,"timestamp":9223372036854775807}}}"#,
+            "dataCorrupted", at: "fields.p.value.timestamp")
+        expectDecodingError("dataCorrupted", at: "created.timestamp") {
+            _ = try Self.record(#"{"recordName":"n","recordType":"T","created":{"timestamp":9223372036854775807}}"#)
+        }
+
+        // From year 1 to the end of year 9999, every millisecond reads and writes back unchanged.
+        for milliseconds: Int64 in [-62_135_596_800_000, -1, 0, 1_699_920_000_123, 253_402_300_799_999] {
+            let record = try Self.record(
+                #"{"recordName":"n","recordType":"T","fields":{"d":{"type":"TIMESTAMP","value":\#(milliseconds)}}}"#)
+            #expect(try Self.json(record).contains(#""value":\#(milliseconds)"#))
+        }
+    }
+
     @Test func listWithMixedElements() {
         let error = malformed(#"{"x":{"value":["a",1]}}"#, "dataCorrupted", at: "fields.x.value.Index 1")
         #expect(error?.context?.debugDescription.contains("one type") == true)

@@ -163,8 +163,18 @@ struct WireReader {
 
     /// A timestamp: whole milliseconds since 1970, as `Date(timeIntervalSince1970: ms / 1000)`.
     /// A number that is not an integer within `Int64` is corrupt, as it is for an `INT64`.
+    ///
+    /// A `Date` counts seconds in a `Double`, which cannot tell every millisecond apart hundreds of
+    /// thousands of years from 1970, and near `Int64`'s limits gives back a number beyond them. A
+    /// timestamp that its `Date` would not write back as the same milliseconds is corrupt, rather
+    /// than read as another time.
     func timestamp() throws -> Date {
-        Date(timeIntervalSince1970: Double(try int64()) / 1000)
+        let milliseconds = try int64()
+        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        guard Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) == milliseconds else {
+            throw corrupted("Timestamp \(milliseconds) is beyond the milliseconds a Date holds exactly.")
+        }
+        return date
     }
 
     // MARK: Members
