@@ -16,7 +16,7 @@ import Foundation
 /// like.
 public struct RecordDecoder: Sendable {
     /// The options, which copies of the decoder share until one of them changes one.
-    private var options = Options.defaults
+    private var options = Self.defaultOptions
 
     /// The coding key that receives the record's name, or `nil` to read every key from fields.
     ///
@@ -24,20 +24,20 @@ public struct RecordDecoder: Sendable {
     /// as it is, a `UUID` parses it, an integer reads its decimal digits. A name that does not
     /// convert is `DecodingError.dataCorrupted`.
     public var identifierKey: String? {
-        get { options.values.identifierKey }
+        get { options.value.identifierKey }
         set { change { $0.identifierKey = newValue } }
     }
 
     /// How the decoder finds the field for each coding key. The default uses the keys as they are.
     public var keyDecodingStrategy: KeyDecodingStrategy {
-        get { options.values.keyDecodingStrategy }
+        get { options.value.keyDecodingStrategy }
         set { change { $0.keyDecodingStrategy = newValue } }
     }
 
     /// Values that models can read from `decoder.userInfo` in their `init(from:)`, also while
     /// nested values are decoded from JSON.
     public var userInfo: [CodingUserInfoKey: any Sendable] {
-        get { options.values.userInfo }
+        get { options.value.userInfo }
         set { change { $0.userInfo = newValue } }
     }
 
@@ -45,10 +45,10 @@ public struct RecordDecoder: Sendable {
     public init() {}
 
     /// Changes options: the shared object never changes, so the decoder gets a new one.
-    private mutating func change(_ body: (inout Options.Values) -> Void) {
-        var values = options.values
+    private mutating func change(_ body: (inout Options) -> Void) {
+        var values = options.value
         body(&values)
-        options = Options(values)
+        options = Shared(values)
     }
 
     /// Decodes a model from a record.
@@ -69,25 +69,14 @@ public struct RecordDecoder: Sendable {
 }
 
 extension RecordDecoder {
-    /// A decoder's options, kept in one object, as ``RecordEncoder`` keeps its own: each record
-    /// decoded holds on to one reference rather than a copy of every option.
-    ///
-    /// The object never changes: changing an option gives the decoder a new one.
-    final class Options: Sendable {
-        /// The options themselves.
-        struct Values: Sendable {
-            var identifierKey: String? = "id"
-            var keyDecodingStrategy = KeyDecodingStrategy.useDefaultKeys
-            var userInfo: [CodingUserInfoKey: any Sendable] = [:]
-        }
-
-        let values: Values
-
-        init(_ values: Values) {
-            self.values = values
-        }
-
-        /// The options of a new decoder, shared by every decoder that changes none of them.
-        static let defaults = Options(Values())
+    /// A decoder's options, kept shared as ``RecordEncoder`` keeps its own: each record decoded
+    /// holds on to one reference rather than a copy of every option.
+    struct Options: Sendable {
+        var identifierKey: String? = "id"
+        var keyDecodingStrategy = KeyDecodingStrategy.useDefaultKeys
+        var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     }
+
+    /// The options of a new decoder, shared by every decoder that changes none of them.
+    static let defaultOptions = Shared(Options())
 }

@@ -28,7 +28,7 @@ import Foundation
 /// you like.
 public struct RecordEncoder: Sendable {
     /// The options, which copies of the encoder share until one of them changes one.
-    private var options = Options.defaults
+    private var options = Self.defaultOptions
 
     /// The largest ``Record/encodedSize`` a record may have, in bytes.
     ///
@@ -36,7 +36,7 @@ public struct RecordEncoder: Sendable {
     /// ``RecordEncodingError/recordTooLarge(size:limit:heaviestFields:)`` before it reaches the
     /// server, which would refuse it.
     public var maximumRecordSize: Int {
-        get { options.values.maximumRecordSize }
+        get { options.value.maximumRecordSize }
         set { change { $0.maximumRecordSize = newValue } }
     }
 
@@ -51,13 +51,13 @@ public struct RecordEncoder: Sendable {
     /// the same record later, keep the name: give the model an identifier, or keep the encoded
     /// record.
     public var identifierKey: String? {
-        get { options.values.identifierKey }
+        get { options.value.identifierKey }
         set { change { $0.identifierKey = newValue } }
     }
 
     /// How coding keys become field names. The default uses the keys as they are.
     public var keyEncodingStrategy: KeyEncodingStrategy {
-        get { options.values.keyEncodingStrategy }
+        get { options.value.keyEncodingStrategy }
         set { change { $0.keyEncodingStrategy = newValue } }
     }
 
@@ -67,21 +67,21 @@ public struct RecordEncoder: Sendable {
     /// is created when the first asset is written. Each file is named by the SHA-256 digest of its
     /// content, so encoding the same value again writes no new file.
     public var assetDirectory: URL {
-        get { options.values.assetDirectory }
+        get { options.value.assetDirectory }
         set { change { $0.assetDirectory = newValue } }
     }
 
     /// The zone of the records, carried by every reference to a linked model; `nil` for the
     /// zone of the record that holds the reference.
     public var zoneID: RecordZoneID? {
-        get { options.values.zoneID }
+        get { options.value.zoneID }
         set { change { $0.zoneID = newValue } }
     }
 
     /// Values that models can read from `encoder.userInfo` in their `encode(to:)`, also while
     /// nested values are encoded as JSON.
     public var userInfo: [CodingUserInfoKey: any Sendable] {
-        get { options.values.userInfo }
+        get { options.value.userInfo }
         set { change { $0.userInfo = newValue } }
     }
 
@@ -89,10 +89,10 @@ public struct RecordEncoder: Sendable {
     public init() {}
 
     /// Changes options: the shared object never changes, so the encoder gets a new one.
-    private mutating func change(_ body: (inout Options.Values) -> Void) {
-        var values = options.values
+    private mutating func change(_ body: (inout Options) -> Void) {
+        var values = options.value
         body(&values)
-        options = Options(values)
+        options = Shared(values)
     }
 
     /// Encodes a model as a record.
@@ -112,29 +112,18 @@ public struct RecordEncoder: Sendable {
 }
 
 extension RecordEncoder {
-    /// An encoder's options, kept in one object: every record an encoder encodes holds on to its
-    /// options, and holding one reference costs less than copying six values.
-    ///
-    /// The object never changes: changing an option gives the encoder a new one.
-    final class Options: Sendable {
-        /// The options themselves.
-        struct Values: Sendable {
-            var maximumRecordSize = 1_000_000
-            var identifierKey: String? = "id"
-            var keyEncodingStrategy = KeyEncodingStrategy.useDefaultKeys
-            var assetDirectory = FileManager.default.temporaryDirectory
-                .appendingPathComponent("RecordCodableAssets", isDirectory: true)
-            var zoneID: RecordZoneID?
-            var userInfo: [CodingUserInfoKey: any Sendable] = [:]
-        }
-
-        let values: Values
-
-        init(_ values: Values) {
-            self.values = values
-        }
-
-        /// The options of a new encoder, shared by every encoder that changes none of them.
-        static let defaults = Options(Values())
+    /// An encoder's options. The encoder keeps them shared (see `Shared`): every record it
+    /// encodes holds on to them, and one reference costs less than a copy of six values.
+    struct Options: Sendable {
+        var maximumRecordSize = 1_000_000
+        var identifierKey: String? = "id"
+        var keyEncodingStrategy = KeyEncodingStrategy.useDefaultKeys
+        var assetDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("RecordCodableAssets", isDirectory: true)
+        var zoneID: RecordZoneID?
+        var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     }
+
+    /// The options of a new encoder, shared by every encoder that changes none of them.
+    static let defaultOptions = Shared(Options())
 }

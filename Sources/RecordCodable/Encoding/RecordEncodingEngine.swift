@@ -27,7 +27,7 @@ final class RecordEncodingEngine: Encoder {
     @exclusivity(unchecked) private var fieldWriter: RecordFieldWriter
     @exclusivity(unchecked) private var recordName: String?
     /// The model's `RecordMetadata`, boxed as the record keeps it.
-    @exclusivity(unchecked) private var metadataBox: MetadataBox?
+    @exclusivity(unchecked) private var metadataBox: Shared<RecordMetadata>?
     /// Values built through nested containers, stored once the model has finished writing them.
     @exclusivity(unchecked) private var pendingFields: [(key: any CodingKey, value: TreeValue)] = []
     /// The kind of top-level container that a record cannot hold, if the model asked for one.
@@ -145,7 +145,7 @@ final class RecordEncodingEngine: Encoder {
     }
 
     func setMetadata(_ metadata: RecordMetadata?) {
-        metadataBox = metadata.map(MetadataBox.init)
+        metadataBox = metadata.map(Shared.init)
     }
 
     func addPendingField(_ value: TreeValue, forKey key: some CodingKey) {

@@ -40,13 +40,13 @@ public struct Record: Hashable, Sendable {
     /// The system fields that the server assigned when it last saved the record, or `nil` for a
     /// record that the server has not seen yet.
     public var metadata: RecordMetadata? {
-        get { metadataBox?.metadata }
-        set { metadataBox = newValue.map(MetadataBox.init) }
+        get { metadataBox?.value }
+        set { metadataBox = newValue.map(Shared.init) }
     }
 
     /// The metadata, kept apart: most records have none, and a record that holds its metadata
     /// inline is four times the size, which every copy of a record pays for.
-    private var metadataBox: MetadataBox?
+    private var metadataBox: Shared<RecordMetadata>?
 
     /// Creates a record.
     ///
@@ -64,7 +64,7 @@ public struct Record: Hashable, Sendable {
         self.recordType = recordType
         self.recordName = recordName
         self.fields = fields
-        self.metadataBox = metadata.map(MetadataBox.init)
+        self.metadataBox = metadata.map(Shared.init)
     }
 
     /// The value of a field, or `nil` when the record has no such field.
@@ -107,7 +107,7 @@ extension Record {
     }
 
     /// A record whose metadata is already boxed.
-    init(recordType: String, recordName: String, fields: [String: RecordValue], metadataBox: MetadataBox?) {
+    init(recordType: String, recordName: String, fields: [String: RecordValue], metadataBox: Shared<RecordMetadata>?) {
         self.recordType = recordType
         self.recordName = recordName
         self.fields = fields
@@ -125,14 +125,5 @@ extension Record: CustomReflectable {
                 "recordType": recordType, "recordName": recordName, "fields": fields, "metadata": metadata as Any,
             ],
             displayStyle: .struct)
-    }
-}
-
-/// A record's metadata, which never changes once boxed: setting new metadata boxes it anew.
-final class MetadataBox: Sendable {
-    let metadata: RecordMetadata
-
-    init(_ metadata: RecordMetadata) {
-        self.metadata = metadata
     }
 }
