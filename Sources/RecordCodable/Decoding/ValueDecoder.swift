@@ -16,12 +16,11 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
 
     /// The value to decode, or `nil` for a field that is missing.
     @exclusivity(unchecked) private(set) var value: RecordValue?
-    @exclusivity(unchecked) private(set) var path = CodingPath.root
+    @exclusivity(unchecked) private var location = ValuePath(.root)
     /// Whether the caller decodes the whole value as JSON when this decoder asks it to.
     @exclusivity(unchecked) private(set) var canRestartAsJSON = false
     /// Set once the value has asked for a container that only its JSON has.
     @exclusivity(unchecked) private(set) var needsJSON = false
-    @exclusivity(unchecked) private var pathNode: CodingPathNode?
 
     init(engine: RecordDecodingEngine) {
         self.engine = engine
@@ -31,10 +30,9 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
     /// record with many fields does not allocate one per field.
     func start(_ value: RecordValue?, at path: CodingPath, canRestartAsJSON: Bool) {
         self.value = value
-        self.path = path
+        location = ValuePath(path)
         self.canRestartAsJSON = canRestartAsJSON
         needsJSON = false
-        pathNode = nil
     }
 
     /// Lets go of the value, so that a spare decoder holds no data.
@@ -42,13 +40,11 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
         value = nil
     }
 
+    /// The value's path.
+    var path: CodingPath { location.path }
+
     /// The node of the value's path, built once, when an element or an error first needs it.
-    var node: CodingPathNode {
-        if let pathNode { return pathNode }
-        let node = path.node
-        pathNode = node
-        return node
-    }
+    var node: CodingPathNode { location.node() }
 
     // MARK: Decoder
 

@@ -23,7 +23,7 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     // Used by one value at a time on one thread, with no overlapping accesses: the run-time
     // exclusivity checks are turned off, as in the record's engine.
 
-    @exclusivity(unchecked) private(set) var path = CodingPath.root
+    @exclusivity(unchecked) private var location = ValuePath(.root)
     /// Whether the value is an element of a list, which must be a single value.
     @exclusivity(unchecked) private(set) var isElement = false
 
@@ -34,7 +34,6 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     @exclusivity(unchecked) private(set) var hasNoNativeForm = false
     /// Set when the value asked for a keyed container: it is a struct or a class.
     @exclusivity(unchecked) private(set) var isKeyed = false
-    @exclusivity(unchecked) private var pathNode: CodingPathNode?
 
     init(engine: RecordEncodingEngine) {
         self.engine = engine
@@ -43,23 +42,20 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     /// Makes the encoder ready for the value at `path`. Encoders are reused from value to value,
     /// so that a record with many fields does not allocate one per field.
     func start(at path: consuming CodingPath, isElement: Bool) {
-        self.path = path
+        location = ValuePath(path)
         self.isElement = isElement
         content = .nothing
         elements = []
         elementsSize = 0
         hasNoNativeForm = false
         isKeyed = false
-        pathNode = nil
     }
 
+    /// The value's path.
+    var path: CodingPath { location.path }
+
     /// The node of the value's path, built once, when an element or an error first needs it.
-    var node: CodingPathNode {
-        if let pathNode { return pathNode }
-        let node = path.node
-        pathNode = node
-        return node
-    }
+    var node: CodingPathNode { location.node() }
 
     var isList: Bool {
         if case .list = content { return true }
