@@ -124,13 +124,8 @@ final class RecordEncodingEngine: Encoder {
     /// The record's name, once the model has encoded its identifier.
     var encodedRecordName: String? { recordName }
 
-    /// Whether the value for `key` is left out: all but the identifier, when only the identifier
-    /// is wanted.
-    @inline(__always)
-    func skips(_ key: some CodingKey) -> Bool {
-        encodesIdentifierOnly && !isIdentifier(key.stringValue)
-    }
-
+    /// Whether the value for the key named `name` is left out: all but the identifier, when only
+    /// the identifier is wanted.
     @inline(__always)
     func skips(named name: String) -> Bool {
         encodesIdentifierOnly && !isIdentifier(name)
@@ -149,7 +144,7 @@ final class RecordEncodingEngine: Encoder {
     }
 
     func addPendingField(_ value: TreeValue, forKey key: some CodingKey) {
-        guard !skips(key) else { return }
+        guard !skips(named: key.stringValue) else { return }
         pendingFields.append((key, value))
     }
 
