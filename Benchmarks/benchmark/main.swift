@@ -4,6 +4,10 @@
 //     swift run -c release benchmark            # the full run, a table
 //     swift run -c release benchmark --json     # the same figures as JSON
 //     swift run -c release benchmark --quick    # a short run, as CI does it
+//
+// On the flat model it also times a minimal Codable coder (Benchmarks/CodableFloor), which does the
+// hand mapping's work through Encoder and Decoder and nothing else: what the protocols cost alone.
+import CodableFloor
 import Foundation
 import RecordCodable
 
@@ -12,7 +16,8 @@ let quick = arguments.contains("--quick")
 let asJSON = arguments.contains("--json")
 let harness = quick ? Harness(rounds: 3, batchNanoseconds: 200_000) : Harness(rounds: 31, batchNanoseconds: 3_000_000)
 
-/// One model: the three ways to encode it and the three ways to decode it.
+/// One model: the three ways to encode it and the three ways to decode it, and for the flat model
+/// a fourth: the minimal Codable coder (see `CodableFloor`).
 struct Scenario {
     var name: String
     var fields: Int
@@ -30,7 +35,8 @@ func scenario<Model: Codable & Equatable>(
     _ model: Model,
     compareNames: Bool = true,
     byHand encode: @escaping (Model) throws -> Record,
-    _ decode: @escaping (Record) throws -> Model
+    _ decode: @escaping (Record) throws -> Model,
+    withFloor: Bool = false
 ) throws -> Scenario {
     let recordEncoder = RecordEncoder()
     let recordDecoder = RecordDecoder()
@@ -49,7 +55,7 @@ func scenario<Model: Codable & Equatable>(
     }
     let json = try jsonEncoder.encode(model)
 
-    return Scenario(
+    var scenario = Scenario(
         name: name,
         fields: coded.fields.count,
         encoders: [
@@ -62,6 +68,24 @@ func scenario<Model: Codable & Equatable>(
             Contender(name: "by hand") { consume(try decode(coded)) },
             Contender(name: "JSONDecoder") { consume(try jsonDecoder.decode(Model.self, from: json)) },
         ])
+    if withFloor {
+        let floorEncoder = MinimalRecordEncoder()
+        let floorDecoder = MinimalRecordDecoder()
+        let recordType = handMade.recordType
+        let fieldCount = handMade.fields.count
+        guard try floorEncoder.encode(model, recordType: recordType, fieldCount: fieldCount) == handMade,
+            try floorDecoder.decode(Model.self, from: handMade) == model
+        else {
+            throw Failure(description: "\(name): the minimal Codable coder differs from the hand mapping")
+        }
+        scenario.encoders.append(
+            Contender(name: "minimal Codable encoder") {
+                consume(try floorEncoder.encode(model, recordType: recordType, fieldCount: fieldCount))
+            })
+        scenario.decoders.append(
+            Contender(name: "minimal Codable decoder") { consume(try floorDecoder.decode(Model.self, from: coded)) })
+    }
+    return scenario
 }
 
 /// The coders alone, for how their cost grows.
@@ -76,7 +100,8 @@ func coderOnly<Model: Codable>(_ model: Model) throws -> (encode: Contender, dec
 struct Row: Codable {
     var model: String
     var fields: Int
-    /// Microseconds per record: RecordCodable, by hand, Foundation's JSON.
+    /// Microseconds per record: RecordCodable, by hand, Foundation's JSON, and for the flat model
+    /// the minimal Codable coder ("floor").
     var encode: [String: Double]
     var decode: [String: Double]
     var encodeVersusHand: Double
@@ -100,7 +125,8 @@ struct Report: Codable {
 
 do {
     let scenarios = [
-        try scenario("flat", FlatPost.sample, byHand: FlatHandMapping.encode, FlatHandMapping.decode),
+        try scenario(
+            "flat", FlatPost.sample, byHand: FlatHandMapping.encode, FlatHandMapping.decode, withFloor: true),
         try scenario("nested", NestedProfile.sample, byHand: NestedHandMapping.encode, NestedHandMapping.decode),
         try scenario("wide", WideModel.sample, byHand: WideHandMapping.encode, WideHandMapping.decode),
         try scenario(
@@ -112,11 +138,12 @@ do {
     for scenario in scenarios {
         let encode = try harness.measure(scenario.encoders).map { $0 / 1000 }
         let decode = try harness.measure(scenario.decoders).map { $0 / 1000 }
+        let names = ["RecordCodable", "hand", "JSON", "floor"]
         rows.append(
             Row(
                 model: scenario.name, fields: scenario.fields,
-                encode: ["RecordCodable": encode[0], "hand": encode[1], "JSON": encode[2]],
-                decode: ["RecordCodable": decode[0], "hand": decode[1], "JSON": decode[2]],
+                encode: Dictionary(uniqueKeysWithValues: zip(names, encode)),
+                decode: Dictionary(uniqueKeysWithValues: zip(names, decode)),
                 encodeVersusHand: encode[0] / encode[1], decodeVersusHand: decode[0] / decode[1],
                 jsonEncodeVersusCoder: encode[2] / encode[0], jsonDecodeVersusCoder: decode[2] / decode[0]))
     }
@@ -173,6 +200,18 @@ func printTable(_ report: Report) {
                 + number(row.decode["RecordCodable"] ?? 0, 9) + number(row.decode["hand"] ?? 0, 7)
                 + number(row.decode["JSON"] ?? 0, 8) + number(row.decodeVersusHand, 11) + "×"
                 + number(row.jsonDecodeVersusCoder, 11) + "×")
+    }
+    for row in report.rows {
+        guard let encodeFloor = row.encode["floor"], let decodeFloor = row.decode["floor"],
+            let encodeHand = row.encode["hand"], let decodeHand = row.decode["hand"]
+        else { continue }
+        print()
+        print(
+            "Codable floor, \(row.model) model: a minimal Codable coder that does only the hand mapping's work"
+                + " (Benchmarks/CodableFloor)")
+        print(
+            "  encode" + number(encodeFloor, 6) + " µs =" + number(encodeFloor / encodeHand, 5) + "× hand"
+                + "    decode" + number(decodeFloor, 6) + " µs =" + number(decodeFloor / decodeHand, 5) + "× hand")
     }
     print()
     print("Growth (RecordEncoder / RecordDecoder; 10.0× is linear):")

@@ -71,7 +71,9 @@ enum ModelTypes {
 /// A dictionary that many threads may read and write.
 final class LockedDictionary<Key: Hashable, Value>: @unchecked Sendable {
     private let lock = NSLock()
-    private var storage: [Key: Value] = [:]
+    /// Only touched while `lock` is held, which already keeps accesses from overlapping: the
+    /// run-time exclusivity checks, which cost the encoder about 40 ns a record, are turned off.
+    @exclusivity(unchecked) private var storage: [Key: Value] = [:]
 
     subscript(key: Key) -> Value? {
         get {
