@@ -58,3 +58,14 @@ struct EveryKindModel: Codable, Equatable {
         nickname: nil,
         metadata: nil)
 }
+
+/// A model of one property whose key is chosen at run time: for field names no Swift property has.
+struct OneField<Value: Encodable>: Encodable {
+    var name: String
+    var value: Value
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(value, forKey: AnyCodingKey(stringValue: name))
+    }
+}
