@@ -91,6 +91,16 @@ final class RecordEncodingEngine: Encoder {
         }
     }
 
+    /// Stores a field that `encodeField(_:at:)` built, or nothing for `nil`. The value moves into
+    /// the record: copying it out of `field` would retain its text or list, and releasing `field`
+    /// would undo that, on every property.
+    @inline(__always)
+    func store(_ field: consuming EncodedValue?, forKey key: some CodingKey, named keyName: String? = nil) throws {
+        guard let field = consume field else { return try store(nil, size: 0, forKey: key, named: keyName) }
+        let size = field.size
+        try store((consume field).value, size: size, forKey: key, named: keyName)
+    }
+
     /// Whether `keyName` is the model's identifier, which names the record instead of being a
     /// field. Lengths are compared first: most keys differ from the identifier in length.
     @inline(__always)
@@ -174,8 +184,8 @@ final class RecordEncodingEngine: Encoder {
                     + "encode a struct or class with a keyed container.")
         }
         for pending in pendingFields {
-            let field = try encodeField(pending.value, at: CodingPath(parent: .root, last: .key(pending.key)))
-            try store(field?.value, size: field?.size ?? 0, forKey: pending.key)
+            let path = CodingPath(parent: .root, last: .key(pending.key))
+            try store(encodeField(pending.value, at: path), forKey: pending.key)
         }
         pendingFields = []
         // The spare encoder refers back to this engine; letting it go ends the cycle.

@@ -57,8 +57,7 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let name = key.stringValue
         // When only the identifier is wanted, other values are not even encoded.
         if engine.skips(named: name) { return }
-        let field = try engine.encodeField(value, at: .field(named: name))
-        try engine.store(field?.value, size: field?.size ?? 0, forKey: key, named: name)
+        try engine.store(engine.encodeField(value, at: .field(named: name)), forKey: key, named: name)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
