@@ -31,7 +31,7 @@ extension RecordEncodingEngine {
             // report any error that is really the value's.
         }
         if hasNativeForm, !encoder.hasNoNativeForm, !(encoder.isList && value is any DictionaryMarker) {
-            return encoder.result()
+            return encoder.takeResult()
         }
         return try encodeKeyed(value, at: encoder.path) ?? encodeAsJSON(value, at: encoder.path)
     }
@@ -52,7 +52,7 @@ extension RecordEncodingEngine {
             // A keyed element may be a linked model or an asset value, checked below.
         }
         if encoder.isKeyed, let element = try encodeKeyed(value, at: encoder.path) { return element }
-        guard !encoder.hasNoNativeForm, let element = encoder.result() else { throw NoNativeForm() }
+        guard !encoder.hasNoNativeForm, let element = encoder.takeResult() else { throw NoNativeForm() }
         return element
     }
 

@@ -64,8 +64,13 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
 
     /// What the value encoded: `nil` for a `nil` value; a value that encoded nothing is an empty
     /// JSON object, as Foundation's JSON encoder writes it.
-    func result() -> EncodedValue? {
-        switch content {
+    ///
+    /// The result is moved out, not copied, so the encoder holds no part of it afterwards: call
+    /// this once, when the value is done.
+    func takeResult() -> EncodedValue? {
+        var taken = Content.nothing
+        swap(&taken, &content)
+        switch consume taken {
         case .nothing:
             return EncodedValue(.bytes(Data("{}".utf8)), size: 2)
         case .null:
@@ -73,7 +78,9 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
         case .single(let value):
             return value
         case .list:
-            return EncodedValue(.list(elements), size: elementsSize)
+            var list: [RecordValue] = []
+            swap(&list, &elements)
+            return EncodedValue(.list(list), size: elementsSize)
         }
     }
 
