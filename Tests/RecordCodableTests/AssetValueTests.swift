@@ -28,32 +28,34 @@ struct AssetValueTests {
 
     @Test("An asset value round-trips through its file")
     func roundTripThroughAFile() throws {
-        let directory = temporaryDirectory()
-        let record = try roundTrip(
-            Episode(id: "e1", title: "Pilot", transcript: Self.transcript, notes: nil), encoder: encoder(directory))
-        guard case .asset(let asset)? = record["transcript"], let file = asset.fileURL else {
-            Issue.record("an asset value is an asset with a local file")
-            return
+        try withTemporaryDirectory { directory in
+            let record = try roundTrip(
+                Episode(id: "e1", title: "Pilot", transcript: Self.transcript, notes: nil), encoder: encoder(directory))
+            guard case .asset(let asset)? = record["transcript"], let file = asset.fileURL else {
+                Issue.record("an asset value is an asset with a local file")
+                return
+            }
+            #expect(file.deletingLastPathComponent().standardizedFileURL.path == directory.standardizedFileURL.path)
+            #expect(file.lastPathComponent.count == 64 + ".json".count)
+            let stored = try JSONDecoder().decode(Transcript.self, from: Data(contentsOf: file))
+            #expect(stored == Self.transcript)
+            #expect(record["notes"] == nil)
         }
-        #expect(file.deletingLastPathComponent().standardizedFileURL.path == directory.standardizedFileURL.path)
-        #expect(file.lastPathComponent.count == 64 + ".json".count)
-        let stored = try JSONDecoder().decode(Transcript.self, from: Data(contentsOf: file))
-        #expect(stored == Self.transcript)
-        #expect(record["notes"] == nil)
     }
 
     @Test("Encoding the same model twice writes one file")
     func deterministicFileName() throws {
-        let directory = temporaryDirectory()
-        let episode = Episode(id: "e1", title: "Pilot", transcript: Self.transcript, notes: Self.transcript)
-        let first = try encoder(directory).encode(episode)
-        let second = try encoder(directory).encode(episode)
-        #expect(first == second)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1)
-        var changed = episode
-        changed.transcript.lines.append("!")
-        _ = try encoder(directory).encode(changed)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 2)
+        try withTemporaryDirectory { directory in
+            let episode = Episode(id: "e1", title: "Pilot", transcript: Self.transcript, notes: Self.transcript)
+            let first = try encoder(directory).encode(episode)
+            let second = try encoder(directory).encode(episode)
+            #expect(first == second)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1)
+            var changed = episode
+            changed.transcript.lines.append("!")
+            _ = try encoder(directory).encode(changed)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 2)
+        }
     }
 
     @Test("The file is named by the SHA-256 digest of its content")
@@ -71,15 +73,16 @@ struct AssetValueTests {
 
     @Test("A list of asset values is a list of assets")
     func listOfAssetValues() throws {
-        let directory = temporaryDirectory()
-        let other = Transcript(lines: ["Other"], recorded: Date(timeIntervalSince1970: 2))
-        let record = try roundTrip(Box(value: [Self.transcript, other]), encoder: encoder(directory))
-        guard case .list(let elements)? = record["value"] else {
-            Issue.record("a list")
-            return
+        try withTemporaryDirectory { directory in
+            let other = Transcript(lines: ["Other"], recorded: Date(timeIntervalSince1970: 2))
+            let record = try roundTrip(Box(value: [Self.transcript, other]), encoder: encoder(directory))
+            guard case .list(let elements)? = record["value"] else {
+                Issue.record("a list")
+                return
+            }
+            #expect(elements.count == 2)
+            #expect(elements.allSatisfy { if case .asset = $0 { true } else { false } })
         }
-        #expect(elements.count == 2)
-        #expect(elements.allSatisfy { if case .asset = $0 { true } else { false } })
     }
 
     @Test("A missing asset file is a decoding error at the field")
@@ -103,24 +106,28 @@ struct AssetValueTests {
 
     @Test("An asset file whose content is not the value's JSON is corrupt, with its path inside")
     func corruptFile() throws {
-        let directory = temporaryDirectory()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("bad.json")
-        try Data(#"{"lines":[1],"recorded":0}"#.utf8).write(to: file)
-        let record = Record(
-            recordType: "Episode", recordName: "e1",
-            fields: ["title": .string("t"), "transcript": .asset(RecordAsset(fileURL: file))])
-        expectDecodingError("typeMismatch", at: "transcript.lines.Index 0") {
-            _ = try RecordDecoder().decode(Episode.self, from: record)
+        try withTemporaryDirectory { directory in
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let file = directory.appendingPathComponent("bad.json")
+            try Data(#"{"lines":[1],"recorded":0}"#.utf8).write(to: file)
+            let record = Record(
+                recordType: "Episode", recordName: "e1",
+                fields: ["title": .string("t"), "transcript": .asset(RecordAsset(fileURL: file))])
+            expectDecodingError("typeMismatch", at: "transcript.lines.Index 0") {
+                _ = try RecordDecoder().decode(Episode.self, from: record)
+            }
         }
     }
 
     @Test("An asset directory that cannot be written is an encoding error at the field")
     func unwritableDirectory() throws {
-        let blocker = temporaryDirectory()
-        try Data("a file, not a folder".utf8).write(to: blocker)
-        let episode = Episode(id: "e1", title: "t", transcript: Self.transcript, notes: nil)
-        expectEncodingError(at: "transcript") { _ = try encoder(blocker.appendingPathComponent("sub")).encode(episode) }
+        try withTemporaryDirectory { blocker in
+            try Data("a file, not a folder".utf8).write(to: blocker)
+            let episode = Episode(id: "e1", title: "t", transcript: Self.transcript, notes: nil)
+            expectEncodingError(at: "transcript") {
+                _ = try encoder(blocker.appendingPathComponent("sub")).encode(episode)
+            }
+        }
     }
 
     @Test("An asset value that is not stored as an asset is a type mismatch")

@@ -124,19 +124,23 @@ struct CloudKitCodableScenarioTests {
             var drawing: Drawing
         }
         var encoder = RecordEncoder()
-        encoder.assetDirectory = temporaryDirectory()
-        let record = try roundTrip(Sketch(drawing: Drawing(strokes: [[0, 1], [2.5, 3]])), encoder: encoder)
-        guard case .asset? = record["drawing"] else {
-            Issue.record("an asset value is an asset")
-            return
+        try withTemporaryDirectory { directory in
+            encoder.assetDirectory = directory
+            let record = try roundTrip(Sketch(drawing: Drawing(strokes: [[0, 1], [2.5, 3]])), encoder: encoder)
+            guard case .asset? = record["drawing"] else {
+                Issue.record("an asset value is an asset")
+                return
+            }
         }
     }
 
     @Test("A model with every kind of field round-trips")
     func everything() throws {
         var encoder = RecordEncoder()
-        encoder.assetDirectory = temporaryDirectory()
-        let record = try roundTrip(EveryKindModel.sample, encoder: encoder)
-        #expect(record.fields.count == 17)
+        try withTemporaryDirectory { directory in
+            encoder.assetDirectory = directory
+            let record = try roundTrip(EveryKindModel.sample, encoder: encoder)
+            #expect(record.fields.count == 17)
+        }
     }
 }

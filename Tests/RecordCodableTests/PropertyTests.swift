@@ -16,13 +16,15 @@ struct PropertyTests {
         var random = RandomSource(seed: Self.seed)
         var encoder = RecordEncoder()
         encoder.maximumRecordSize = .max
-        encoder.assetDirectory = temporaryDirectory()
-        for iteration in 0..<2_000 {
-            let model = Everything.random(using: &random, forWire: false)
-            let record = try encoder.encode(model)
-            let decoded = try RecordDecoder().decode(Everything.self, from: record)
-            #expect(decoded == model, "seed \(Self.seed), iteration \(iteration)")
-            guard decoded == model else { return }
+        try withTemporaryDirectory { directory in
+            encoder.assetDirectory = directory
+            for iteration in 0..<2_000 {
+                let model = Everything.random(using: &random, forWire: false)
+                let record = try encoder.encode(model)
+                let decoded = try RecordDecoder().decode(Everything.self, from: record)
+                #expect(decoded == model, "seed \(Self.seed), iteration \(iteration)")
+                guard decoded == model else { return }
+            }
         }
     }
 

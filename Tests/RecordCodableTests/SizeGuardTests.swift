@@ -108,9 +108,11 @@ struct SizeGuardTests {
             var transcript: Transcript
         }
         var encoder = RecordEncoder()
-        encoder.assetDirectory = temporaryDirectory()
-        let episode = Episode(transcript: Transcript(text: String(repeating: "words ", count: 400_000)))
-        let record = try roundTrip(episode, encoder: encoder)
-        #expect(record.encodedSize < 300)
+        try withTemporaryDirectory { directory in
+            encoder.assetDirectory = directory
+            let episode = Episode(transcript: Transcript(text: String(repeating: "words ", count: 400_000)))
+            let record = try roundTrip(episode, encoder: encoder)
+            #expect(record.encodedSize < 300)
+        }
     }
 }

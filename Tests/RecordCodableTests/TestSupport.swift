@@ -106,7 +106,22 @@ func boxRecord(_ value: RecordValue?) -> Record {
     return record
 }
 
-/// A folder of its own for a test's asset files.
-func temporaryDirectory() -> URL {
+/// Runs `body` with a path of its own in the temporary directory, for a test's asset files, and
+/// removes whatever the test put there — a folder and its files, or a single file — when `body`
+/// returns or throws. Nothing is created at the path beforehand.
+func withTemporaryDirectory<Result>(_ body: (URL) throws -> Result) rethrows -> Result {
+    let directory = newTemporaryPath()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try body(directory)
+}
+
+/// `withTemporaryDirectory(_:)` for a test whose body awaits.
+func withTemporaryDirectoryAsync<Result>(_ body: (URL) async throws -> Result) async rethrows -> Result {
+    let directory = newTemporaryPath()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try await body(directory)
+}
+
+private func newTemporaryPath() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("RecordCodableTests-\(UUID().uuidString)")
 }
