@@ -25,31 +25,24 @@ public struct RecordDecoder: Sendable {
     /// convert is `DecodingError.dataCorrupted`.
     public var identifierKey: String? {
         get { options.value.identifierKey }
-        set { change { $0.identifierKey = newValue } }
+        set { options = options.changed { $0.identifierKey = newValue } }
     }
 
     /// How the decoder finds the field for each coding key. The default uses the keys as they are.
     public var keyDecodingStrategy: KeyDecodingStrategy {
         get { options.value.keyDecodingStrategy }
-        set { change { $0.keyDecodingStrategy = newValue } }
+        set { options = options.changed { $0.keyDecodingStrategy = newValue } }
     }
 
     /// Values that models can read from `decoder.userInfo` in their `init(from:)`, also while
     /// nested values are decoded from JSON.
     public var userInfo: [CodingUserInfoKey: any Sendable] {
         get { options.value.userInfo }
-        set { change { $0.userInfo = newValue } }
+        set { options = options.changed { $0.userInfo = newValue } }
     }
 
     /// Creates a decoder with the default options.
     public init() {}
-
-    /// Changes options: the shared object never changes, so the decoder gets a new one.
-    private mutating func change(_ body: (inout Options) -> Void) {
-        var values = options.value
-        body(&values)
-        options = Shared(values)
-    }
 
     /// Decodes a model from a record.
     ///

@@ -37,7 +37,7 @@ public struct RecordEncoder: Sendable {
     /// server, which would refuse it.
     public var maximumRecordSize: Int {
         get { options.value.maximumRecordSize }
-        set { change { $0.maximumRecordSize = newValue } }
+        set { options = options.changed { $0.maximumRecordSize = newValue } }
     }
 
     /// The coding key whose value becomes the record's name, or `nil` to name every record with a
@@ -52,13 +52,13 @@ public struct RecordEncoder: Sendable {
     /// record.
     public var identifierKey: String? {
         get { options.value.identifierKey }
-        set { change { $0.identifierKey = newValue } }
+        set { options = options.changed { $0.identifierKey = newValue } }
     }
 
     /// How coding keys become field names. The default uses the keys as they are.
     public var keyEncodingStrategy: KeyEncodingStrategy {
         get { options.value.keyEncodingStrategy }
-        set { change { $0.keyEncodingStrategy = newValue } }
+        set { options = options.changed { $0.keyEncodingStrategy = newValue } }
     }
 
     /// The folder where values of ``RecordAssetValue`` types are written as files.
@@ -68,32 +68,25 @@ public struct RecordEncoder: Sendable {
     /// content, so encoding the same value again writes no new file.
     public var assetDirectory: URL {
         get { options.value.assetDirectory }
-        set { change { $0.assetDirectory = newValue } }
+        set { options = options.changed { $0.assetDirectory = newValue } }
     }
 
     /// The zone of the records, carried by every reference to a linked model; `nil` for the
     /// zone of the record that holds the reference.
     public var zoneID: RecordZoneID? {
         get { options.value.zoneID }
-        set { change { $0.zoneID = newValue } }
+        set { options = options.changed { $0.zoneID = newValue } }
     }
 
     /// Values that models can read from `encoder.userInfo` in their `encode(to:)`, also while
     /// nested values are encoded as JSON.
     public var userInfo: [CodingUserInfoKey: any Sendable] {
         get { options.value.userInfo }
-        set { change { $0.userInfo = newValue } }
+        set { options = options.changed { $0.userInfo = newValue } }
     }
 
     /// Creates an encoder with the default options.
     public init() {}
-
-    /// Changes options: the shared object never changes, so the encoder gets a new one.
-    private mutating func change(_ body: (inout Options) -> Void) {
-        var values = options.value
-        body(&values)
-        options = Shared(values)
-    }
 
     /// Encodes a model as a record.
     ///

@@ -10,4 +10,11 @@ final class Shared<Value: Sendable>: Sendable {
     init(_ value: Value) {
         self.value = value
     }
+
+    /// A new box with the value as `change` leaves it; this box keeps its value.
+    func changed(_ change: (inout Value) -> Void) -> Shared<Value> {
+        var value = self.value
+        change(&value)
+        return Shared(value)
+    }
 }
