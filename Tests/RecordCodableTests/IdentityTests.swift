@@ -96,10 +96,28 @@ struct IdentityTests {
         struct Dated: Codable {
             var id: Date
         }
-        expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Flagged(id: true)) }
+        struct Measured: Codable {
+            var id: Double
+        }
+        let flag = expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Flagged(id: true)) }
+        #expect(flag?.context?.debugDescription.hasSuffix("but it is a Bool.") == true)
         expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Dated(id: Date())) }
+        let measure = expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Measured(id: 1.5)) }
+        #expect(measure?.context?.debugDescription.hasSuffix("but it encodes as a double.") == true)
         let error = expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Note(id: "", title: "")) }
         #expect(error?.context?.debugDescription.contains("empty") == true)
+
+        // Decoding refuses them too, whatever the record's name: a name is never a Bool or a Double.
+        for name in ["true", "1", "1.5"] {
+            let record = Record(recordType: "Flagged", recordName: name)
+            let flagError = expectDecodingError("dataCorrupted", at: "id") {
+                _ = try RecordDecoder().decode(Flagged.self, from: record)
+            }
+            #expect(flagError?.context?.debugDescription == "The record name '\(name)' cannot be read as Bool.")
+            expectDecodingError("dataCorrupted", at: "id") {
+                _ = try RecordDecoder().decode(Measured.self, from: record)
+            }
+        }
     }
 
     @Test func customIdentifierKey() throws {
@@ -251,5 +269,51 @@ struct IdentityTests {
         let record = try roundTrip(Named(id: "n", systemFields: Self.metadata))
         #expect(record.metadata == Self.metadata)
         #expect(record.fields.isEmpty)
+    }
+
+    @Test("Metadata that a hand-written encode(to:) passes as an optional is the record's metadata")
+    func optionalMetadataThroughEncode() throws {
+        struct Custom: Codable, Equatable {
+            var id: String
+            var metadata: RecordMetadata?
+
+            enum CodingKeys: String, CodingKey { case id, metadata }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                // encode, not encodeIfPresent: the value is a RecordMetadata? itself.
+                try container.encode(metadata, forKey: .metadata)
+            }
+        }
+        let record = try roundTrip(Custom(id: "c", metadata: Self.metadata))
+        #expect(record.metadata == Self.metadata)
+        #expect(record.fields.isEmpty)
+        #expect(try roundTrip(Custom(id: "c", metadata: nil)).metadata == nil)
+    }
+
+    @Test("Metadata keeps every property in JSON: a model cached as JSON, and a value nested in a record")
+    func metadataInJSON() throws {
+        struct Cached: Codable, Equatable {
+            var note: Synced
+        }
+        let cached = Cached(note: Synced(id: "s", title: "t", metadata: Self.metadata))
+        let json = try JSONEncoder().encode(cached)
+        #expect(try JSONDecoder().decode(Cached.self, from: json) == cached)
+
+        struct Holder: Codable, Equatable {
+            var id: String
+            var copy: Synced
+        }
+        let record = try roundTrip(Holder(id: "h", copy: cached.note))
+        #expect(record.metadata == nil)
+        guard case .bytes(let nested)? = record["copy"] else {
+            Issue.record("a nested model is JSON")
+            return
+        }
+        #expect(String(decoding: nested, as: UTF8.self).contains(#""changeTag":"e1""#))
+
+        let withoutDeleted = Data(#"{"changeTag":"e2"}"#.utf8)
+        #expect(try JSONDecoder().decode(RecordMetadata.self, from: withoutDeleted) == RecordMetadata(changeTag: "e2"))
     }
 }

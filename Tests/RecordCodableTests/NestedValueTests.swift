@@ -157,6 +157,43 @@ struct NestedValueTests {
     func valueThatEncodesNothing() throws {
         struct Empty: Codable, Equatable {}
         #expect(try roundTrip(Box(value: Empty()))["value"] == .bytes(Data("{}".utf8)))
+        // One that asks for no container at all is written as Foundation's JSON encoder writes
+        // such a value inside another.
+        struct Silent: Codable, Equatable {
+            init() {}
+            init(from decoder: any Decoder) throws {}
+            func encode(to encoder: any Encoder) throws {}
+        }
+        #expect(try NestedJSON.encoder.encode(["value": Silent()]) == Data(#"{"value":{}}"#.utf8))
+        #expect(try roundTrip(Box(value: Silent()))["value"] == .bytes(Data("{}".utf8)))
+    }
+
+    @Test("An encoding error thrown inside a nested value carries the field's path before its own")
+    func encodingErrorsInsideNestedValues() throws {
+        struct Checked: Codable, Equatable {
+            var level: Int
+
+            enum CodingKeys: String, CodingKey { case level }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                guard level >= 0 else {
+                    throw EncodingError.invalidValue(
+                        level,
+                        EncodingError.Context(
+                            codingPath: container.codingPath + [CodingKeys.level], debugDescription: "Negative level."))
+                }
+                try container.encode(level, forKey: .level)
+            }
+        }
+        let single = expectEncodingError(at: "value.level") {
+            _ = try RecordEncoder().encode(Box(value: Checked(level: -1)))
+        }
+        #expect(single?.context?.debugDescription == "Negative level.")
+        expectEncodingError(at: "value.Index 1.level") {
+            _ = try RecordEncoder().encode(Box(value: [Checked(level: 1), Checked(level: -1)]))
+        }
+        #expect(try roundTrip(Box(value: Checked(level: 2)))["value"] == .bytes(Data(#"{"level":2}"#.utf8)))
     }
 
     @Test("A wrapper of a single value is stored as the value it wraps")

@@ -28,6 +28,15 @@ enum NestedJSON {
         return encoder
     }
 
+    /// Whether `error` is the JSON decoder's own report of JSON it cannot read, such as a number
+    /// too large for its type or a string with a broken escape: an internal error type of
+    /// Foundation's, which only its `decode(_:from:)` turns into a `DecodingError`. A type of that
+    /// name can only come from Foundation, never from a model.
+    static func isReadError(_ error: any Error) -> Bool {
+        let typeName = String(reflecting: type(of: error))
+        return typeName == "FoundationEssentials.JSONError" || typeName == "Foundation.JSONError"
+    }
+
     static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
