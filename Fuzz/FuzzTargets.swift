@@ -165,6 +165,34 @@ private struct Strict: Codable {
     var child: FuzzModel.Child
 }
 
+/// Reads JSON-stored fields through nested containers, as hand-written conformances do: the JSON
+/// decoder's own containers, used after its `decode(_:from:)` has returned.
+private struct ContainerReader: Decodable {
+    enum Keys: String, CodingKey { case id, child, matrix, map }
+    enum ChildKeys: String, CodingKey { case name, when, values }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        if container.contains(.child) {
+            let child = try container.nestedContainer(keyedBy: ChildKeys.self, forKey: .child)
+            _ = try child.decode(String.self, forKey: .name)
+            _ = try child.decodeIfPresent(Int8.self, forKey: .when)
+            var values = try child.nestedUnkeyedContainer(forKey: .values)
+            while !values.isAtEnd { _ = try values.decodeIfPresent(Float.self) }
+        }
+        if container.contains(.matrix) {
+            var rows = try container.nestedUnkeyedContainer(forKey: .matrix)
+            while !rows.isAtEnd {
+                var row = try rows.nestedUnkeyedContainer()
+                while !row.isAtEnd { _ = try row.decode(UInt8.self) }
+            }
+        }
+        if container.contains(.map) {
+            _ = try container.superDecoder(forKey: .map).singleValueContainer().decode([String: Int].self)
+        }
+    }
+}
+
 private func fuzzRecordIntoModels(_ bytes: Data) {
     var reader = RecipeReader(bytes: bytes[...])
     var record = Record(recordType: "FuzzModel", recordName: reader.string())
@@ -173,6 +201,7 @@ private func fuzzRecordIntoModels(_ bytes: Data) {
     }
     expectDecodedOrDecodingError { _ = try RecordDecoder().decode(FuzzModel.self, from: record) }
     expectDecodedOrDecodingError { _ = try RecordDecoder().decode(Strict.self, from: record) }
+    expectDecodedOrDecodingError { _ = try RecordDecoder().decode(ContainerReader.self, from: record) }
     var snakeCase = RecordDecoder()
     snakeCase.keyDecodingStrategy = .convertFromSnakeCase
     expectDecodedOrDecodingError { _ = try snakeCase.decode(FuzzModel.self, from: record) }

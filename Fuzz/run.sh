@@ -11,6 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds="${1:-60}"
+# AddressSanitizer prints the stack of a crash. Swift's own backtracer, left on, would stop there
+# and wait instead of letting the fuzzer save the input and exit.
+export SWIFT_BACKTRACE=enable=no
 build=.build-fuzz
 mkdir -p "$build"
 
