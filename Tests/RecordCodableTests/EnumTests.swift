@@ -96,6 +96,107 @@ struct EnumTests {
         }
     }
 
+    enum Int8Level: Int8, RecordEnum, Equatable {
+        case known = -1
+        case unknown = 0
+        static var fallbackCase: Self { .unknown }
+    }
+    enum Int16Level: Int16, RecordEnum, Equatable {
+        case known = -1
+        case unknown = 0
+        static var fallbackCase: Self { .unknown }
+    }
+    enum Int32Level: Int32, RecordEnum, Equatable {
+        case known = -1
+        case unknown = 0
+        static var fallbackCase: Self { .unknown }
+    }
+    enum Int64Level: Int64, RecordEnum, Equatable {
+        case known = -1
+        case unknown = 0
+        static var fallbackCase: Self { .unknown }
+    }
+    enum IntLevel: Int, RecordEnum, Equatable {
+        case known = -1
+        case unknown = 0
+        static var fallbackCase: Self { .unknown }
+    }
+    enum UIntLevel: UInt, RecordEnum, Equatable {
+        case known = 1
+        case unknown = 0
+        static var fallbackCase: Self { .unknown }
+    }
+    enum UInt16Level: UInt16, RecordEnum, Equatable {
+        case known = 1
+        case unknown = 0
+        static var fallbackCase: Self { .unknown }
+    }
+    enum UInt32Level: UInt32, RecordEnum, Equatable {
+        case known = 1
+        case unknown = 0
+        static var fallbackCase: Self { .unknown }
+    }
+    enum UInt64Level: UInt64, RecordEnum, Equatable {
+        case known = 1
+        case unknown = 0
+        static var fallbackCase: Self { .unknown }
+    }
+    enum DoubleLevel: Double, RecordEnum, Equatable {
+        case known = 0.5
+        case unknown = 0
+        static var fallbackCase: Self { .unknown }
+    }
+    enum FloatLevel: Float, RecordEnum, Equatable {
+        case known = 0.5
+        case unknown = 0
+        static var fallbackCase: Self { .unknown }
+    }
+    /// A `Bool`-backed value: only `true` is a known raw value.
+    struct Switch: RecordEnum, Equatable {
+        var rawValue: Bool
+        init?(rawValue: Bool) {
+            guard rawValue else { return nil }
+            self.rawValue = rawValue
+        }
+        private init() { rawValue = true }
+        static var fallbackCase: Self { Switch() }
+    }
+
+    /// Checks that `E` stores `known` as `stored`, reads it back, and reads `unknown` as its
+    /// fallback case; a value of the wrong kind is still a type mismatch.
+    private func checkFallback<E: RecordEnum & Equatable>(
+        _ known: E, storedAs stored: RecordValue, unknown: RecordValue,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(try roundTrip(Box(value: known))["value"] == stored, sourceLocation: sourceLocation)
+        let fallback = try RecordDecoder().decode(Box<E>.self, from: boxRecord(unknown)).value
+        #expect(fallback == E.fallbackCase, sourceLocation: sourceLocation)
+        expectDecodingError("typeMismatch", at: "value", sourceLocation: sourceLocation) {
+            _ = try RecordDecoder().decode(Box<E>.self, from: boxRecord(.string("text")))
+        }
+    }
+
+    @Test("Every raw type the standard library codes gets the fallback")
+    func fallbackForEveryRawType() throws {
+        try checkFallback(Int8Level.known, storedAs: .int64(-1), unknown: .int64(7))
+        try checkFallback(Int16Level.known, storedAs: .int64(-1), unknown: .int64(7))
+        try checkFallback(Int32Level.known, storedAs: .int64(-1), unknown: .int64(7))
+        try checkFallback(Int64Level.known, storedAs: .int64(-1), unknown: .int64(7))
+        try checkFallback(IntLevel.known, storedAs: .int64(-1), unknown: .int64(7))
+        try checkFallback(UIntLevel.known, storedAs: .int64(1), unknown: .int64(7))
+        try checkFallback(UInt16Level.known, storedAs: .int64(1), unknown: .int64(7))
+        try checkFallback(UInt32Level.known, storedAs: .int64(1), unknown: .int64(7))
+        try checkFallback(UInt64Level.known, storedAs: .int64(1), unknown: .int64(7))
+        try checkFallback(DoubleLevel.known, storedAs: .double(0.5), unknown: .double(7.5))
+        try checkFallback(FloatLevel.known, storedAs: .double(0.5), unknown: .double(7.5))
+        #expect(try roundTrip(Box(value: Switch.fallbackCase))["value"] == .int64(1))
+        #expect(try RecordDecoder().decode(Box<Switch>.self, from: boxRecord(.int64(0))).value == .fallbackCase)
+        // A raw value out of its type's range is corrupt, not unknown.
+        expectDecodingError("dataCorrupted", at: "value") {
+            _ = try RecordDecoder().decode(Box<Int8Level>.self, from: boxRecord(.int64(300)))
+        }
+    }
+
     @Test("The fallback works inside nested values stored as JSON")
     func fallbackInsideNestedJSON() throws {
         struct Step: Codable, Equatable {

@@ -285,4 +285,44 @@ struct ServiceBodyTests {
             try encode(error) == #"{"reason":"r","recordName":"n","retryAfter":1.5,"serverErrorCode":"ZONE_NOT_FOUND"}"#
         )
     }
+
+    @Test("Responses built by a server: each body's JSON reads back equal, failures and all")
+    func responsesBuiltByAServer() throws {
+        let saved = Record(recordType: "T", recordName: "a", fields: ["n": .int64(1)])
+        let failure = RecordServerError(recordName: "b", reason: "gone", serverErrorCode: .notFound)
+        let results: [RecordResult] = [.success(saved), .failure(failure)]
+        #expect(results.map(\.record) == [saved, nil])
+        #expect(results.map(\.error) == [nil, failure])
+        #expect(try results[0].get() == saved)
+        #expect(failure.errorDescription == "Record 'b' failed with NOT_FOUND: gone")
+        #expect(
+            RecordServerError(serverErrorCode: .throttled).errorDescription == "The record failed with THROTTLED.")
+
+        let modify = RecordsModifyResponse(records: results)
+        #expect(try decode(RecordsModifyResponse.self, encode(modify)) == modify)
+        let lookup = RecordsLookupResponse(records: results)
+        #expect(try decode(RecordsLookupResponse.self, encode(lookup)) == lookup)
+        let page = RecordsQueryResponse(records: [.success(saved)], continuationMarker: "next")
+        #expect(try decode(RecordsQueryResponse.self, encode(page)) == page)
+        #expect(RecordsQueryResponse(records: []).continuationMarker == nil)
+        #expect(
+            try encode(modify)
+                == #"{"records":[{"fields":{"n":{"type":"INT64","value":1}},"recordName":"a","recordType":"T"},"#
+                + #"{"reason":"gone","recordName":"b","serverErrorCode":"NOT_FOUND"}]}"#)
+    }
+
+    @Test("An operation encodes alone as the dictionary it is inside a request")
+    func operationAlone() throws {
+        let record = Record(recordType: "T", recordName: "n", fields: ["a": .int64(1)])
+        let operation = RecordOperation(.forceUpdate, record: record, desiredKeys: ["a"])
+        let alone = try encode(operation)
+        #expect(try encode(RecordsModifyRequest(operations: [operation])) == #"{"operations":[\#(alone)]}"#)
+        let decoded = try decode(RecordOperation.self, alone)
+        #expect(decoded.operationType == .forceUpdate)
+        #expect(decoded.record == record)
+        #expect(decoded.desiredKeys == ["a"])
+        expectDecodingError("keyNotFound", at: "record") {
+            _ = try decode(RecordOperation.self, #"{"operationType":"create"}"#)
+        }
+    }
 }

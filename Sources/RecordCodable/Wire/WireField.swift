@@ -67,8 +67,8 @@ enum WireField {
         return .object(["type": .string(typeName), "value": json])
     }
 
-    /// The JSON of a value that is not a list.
-    /// The JSON of a value that is not a list. The path is built only for an error.
+    /// The JSON of a value that is not a list. The path is built only for an error. (The caller
+    /// has already refused a list inside a list; the case below only keeps the switch whole.)
     private static func scalar(_ value: RecordValue, at path: @autoclosure () -> [any CodingKey]) throws -> WireJSON {
         switch value {
         case .string(let string): return .string(string)
