@@ -214,6 +214,62 @@ struct LinkedRecordTests {
         }
     }
 
+    /// A linked model that refuses one name with an error of its own.
+    struct Picky: Codable, Equatable, LinkedRecord {
+        struct Refused: Error {}
+
+        var id: String
+        var name: String
+
+        init(id: String, name: String) {
+            self.id = id
+            self.name = name
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            name = try container.decode(String.self, forKey: .name)
+            if name == "refused" { throw Refused() }
+        }
+    }
+
+    /// Reads the same linked record twice, the first time ready for it to fail.
+    struct TwoPicks: Codable, Equatable {
+        var id: String
+        var first: Picky
+        var second: Picky
+
+        init(id: String, pick: Picky) {
+            self.id = id
+            first = pick
+            second = pick
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            first = (try? container.decode(Picky.self, forKey: .first)) ?? Picky(id: "none", name: "none")
+            second = try container.decode(Picky.self, forKey: .second)
+        }
+    }
+
+    @Test("A linked model's own error passes through unchanged, and its record can be read again")
+    func linkedModelsOwnError() throws {
+        let records = try RecordEncoder().encodeGraph(TwoPicks(id: "t", pick: Picky(id: "p", name: "fine")))
+        #expect(records.map(\.recordName) == ["t", "p"])
+        let decoded = try RecordDecoder().decode(TwoPicks.self, from: records[0], linkedRecords: records)
+        #expect(decoded.first == Picky(id: "p", name: "fine"))
+        #expect(decoded.second == decoded.first)
+
+        var refusing = records
+        refusing[1]["name"] = .string("refused")
+        // The second read meets the same error again, not a cycle left over from the first.
+        #expect(throws: Picky.Refused.self) {
+            _ = try RecordDecoder().decode(TwoPicks.self, from: refusing[0], linkedRecords: refusing)
+        }
+    }
+
     @Test("A holder decodes without its linked records into a model that holds the references")
     func referencesAlone() throws {
         struct PostReferences: Codable, Equatable {
