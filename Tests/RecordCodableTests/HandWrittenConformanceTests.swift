@@ -214,7 +214,6 @@ struct HandWrittenConformanceTests {
         var words: [String]
 
         enum Keys: String, CodingKey { case words }
-        enum NoKeys: CodingKey {}
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Keys.self)

@@ -149,10 +149,12 @@ private struct PrefixedUnkeyedContainer: UnkeyedDecodingContainer {
     var isAtEnd: Bool { base.isAtEnd }
     var currentIndex: Int { base.currentIndex }
 
-    /// Runs `body`, which reads the current element, with the record's path on its errors.
+    /// Runs `body`, which reads the current element, with the record's path on its errors. The
+    /// element's path is built only for an error, once `body` is done with the container.
     private mutating func forward<T>(_ body: (inout any UnkeyedDecodingContainer) throws -> T) throws -> T {
-        let elementPath = base.codingPath + [AnyCodingKey(index: base.currentIndex)]
-        return try prefixingErrors(prefix, at: elementPath) { try body(&base) }
+        let index = base.currentIndex
+        let result = Result { try body(&base) }
+        return try prefixingErrors(prefix, at: base.codingPath + [AnyCodingKey(index: index)]) { try result.get() }
     }
 
     mutating func decodeNil() throws -> Bool { try forward { try $0.decodeNil() } }
