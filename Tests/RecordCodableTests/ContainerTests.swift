@@ -279,6 +279,176 @@ struct ContainerTests {
         try roundTrip(PathRecorder())
     }
 
+    // MARK: A key written more than once
+
+    /// Writes one key of a record more than once, through nested containers, `superEncoder(forKey:)`
+    /// or plain values, as each case says.
+    enum Rewrite: String, CaseIterable, Encodable, Sendable {
+        case keyedTwice, keyedTwiceInside, unkeyedTwice, unkeyedTwiceInside
+        case valueAfterKeyed, superEncoderAfterUnkeyed, keyedAfterSuperEncoder
+        // Misuses, which Foundation's JSON encoder stops the program for.
+        case unkeyedAfterKeyed, keyedAfterUnkeyed, unkeyedAfterKeyedInside, singleTwice, keyedAfterSingle
+        case unkeyedAfterSingle, nilAfterSingle
+
+        enum Keys: String, CodingKey { case id, a, b, x, y }
+
+        func encode(to encoder: any Encoder) throws {
+            var record = encoder.container(keyedBy: Keys.self)
+            try record.encode("r1", forKey: .id)
+            switch self {
+            case .keyedTwice:
+                var first = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                try first.encode(1, forKey: .x)
+                var second = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                try second.encode(2, forKey: .y)
+            case .keyedTwiceInside:
+                var outer = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                var first = outer.nestedContainer(keyedBy: Keys.self, forKey: .b)
+                try first.encode(1, forKey: .x)
+                var second = outer.nestedContainer(keyedBy: Keys.self, forKey: .b)
+                try second.encode(2, forKey: .y)
+            case .unkeyedTwice:
+                var first = record.nestedUnkeyedContainer(forKey: .a)
+                try first.encode(1)
+                var second = record.nestedUnkeyedContainer(forKey: .a)
+                try second.encode(2)
+            case .unkeyedTwiceInside:
+                var outer = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                var first = outer.nestedUnkeyedContainer(forKey: .b)
+                try first.encode("p")
+                var second = outer.nestedUnkeyedContainer(forKey: .b)
+                try second.encode("q")
+            case .valueAfterKeyed:
+                var nested = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                try nested.encode(1, forKey: .x)
+                try record.encode(5, forKey: .a)
+            case .superEncoderAfterUnkeyed:
+                var list = record.nestedUnkeyedContainer(forKey: .a)
+                try list.encode(1)
+                var single = record.superEncoder(forKey: .a).singleValueContainer()
+                try single.encode(9)
+            case .keyedAfterSuperEncoder:
+                var single = record.superEncoder(forKey: .a).singleValueContainer()
+                try single.encode(9)
+                var nested = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                try nested.encode(1, forKey: .x)
+            default:
+                try encodeMisuse(into: &record)
+            }
+        }
+
+        private func encodeMisuse(into record: inout KeyedEncodingContainer<Keys>) throws {
+            switch self {
+            case .unkeyedAfterKeyed:
+                var nested = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                try nested.encode(1, forKey: .x)
+                var list = record.nestedUnkeyedContainer(forKey: .a)
+                try list.encode(2)
+            case .keyedAfterUnkeyed:
+                var list = record.nestedUnkeyedContainer(forKey: .a)
+                try list.encode(2)
+                var nested = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                try nested.encode(1, forKey: .x)
+            case .unkeyedAfterKeyedInside:
+                var outer = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                var nested = outer.nestedContainer(keyedBy: Keys.self, forKey: .b)
+                try nested.encode(1, forKey: .x)
+                var list = outer.nestedUnkeyedContainer(forKey: .b)
+                try list.encode(2)
+            case .singleTwice, .keyedAfterSingle, .unkeyedAfterSingle, .nilAfterSingle:
+                var outer = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                let inner = outer.superEncoder(forKey: .b)
+                var single = inner.singleValueContainer()
+                try single.encode(1)
+                if self == .singleTwice { try single.encode(2) }
+                if self == .nilAfterSingle { try single.encodeNil() }
+                if self == .keyedAfterSingle {
+                    var nested = inner.container(keyedBy: Keys.self)
+                    try nested.encode(2, forKey: .x)
+                }
+                if self == .unkeyedAfterSingle {
+                    var list = inner.unkeyedContainer()
+                    try list.encode(2)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    @Test(
+        "A key written again keeps both writes or the last, as Foundation's JSON encoder does",
+        arguments: [
+            (Rewrite.keyedTwice, #"{"x":1,"y":2}"#), (.keyedTwiceInside, #"{"b":{"x":1,"y":2}}"#),
+            (.unkeyedTwiceInside, #"{"b":["p","q"]}"#), (.keyedAfterSuperEncoder, #"{"x":1}"#),
+        ])
+    func rewrittenKeyAsJSON(_ rewrite: Rewrite, expected: String) throws {
+        let record = try RecordEncoder().encode(rewrite)
+        #expect(record["a"] == .bytes(Data(expected.utf8)))
+        // Foundation's encoder stores what a super encoder wrote only when that encoder is released,
+        // which the optimizer decides: there the later write wins here, whatever Foundation does.
+        if rewrite != .keyedAfterSuperEncoder {
+            #expect(try foundationJSON(of: rewrite).contains(#""a":\#(expected)"#))
+        }
+    }
+
+    @Test("A key written again as a list or a single value keeps both writes or the last")
+    func rewrittenKeyAsField() throws {
+        #expect(try RecordEncoder().encode(Rewrite.unkeyedTwice)["a"] == .list([.int64(1), .int64(2)]))
+        #expect(try foundationJSON(of: Rewrite.unkeyedTwice).contains(#""a":[1,2]"#))
+        #expect(try RecordEncoder().encode(Rewrite.valueAfterKeyed)["a"] == .int64(5))
+        #expect(try foundationJSON(of: Rewrite.valueAfterKeyed).contains(#""a":5"#))
+        #expect(try RecordEncoder().encode(Rewrite.superEncoderAfterUnkeyed)["a"] == .int64(9))
+        #expect(try foundationJSON(of: Rewrite.superEncoderAfterUnkeyed).contains(#""a":9"#))
+    }
+
+    /// The JSON that Foundation's encoder writes for `value`, keys sorted.
+    private func foundationJSON(of value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    @Test(
+        "A nested container misused is an error at its path, not a lost write",
+        arguments: [
+            (
+                Rewrite.unkeyedAfterKeyed, "a",
+                "Cannot create an unkeyed container for key 'a': a keyed container was already created for it."
+            ),
+            (
+                .keyedAfterUnkeyed, "a",
+                "Cannot create a keyed container for key 'a': an unkeyed container was already created for it."
+            ),
+            (
+                .unkeyedAfterKeyedInside, "a.b",
+                "Cannot create an unkeyed container for key 'b': a keyed container was already created for it."
+            ),
+            (
+                .singleTwice, "a.b",
+                "Cannot encode a value through a single value container: a single value was already encoded "
+                    + "at this path."
+            ),
+            (
+                .nilAfterSingle, "a.b",
+                "Cannot encode nil through a single value container: a single value was already encoded "
+                    + "at this path."
+            ),
+            (
+                .keyedAfterSingle, "a.b",
+                "Cannot create a keyed container: a single value was already encoded at this path."
+            ),
+            (
+                .unkeyedAfterSingle, "a.b",
+                "Cannot create an unkeyed container: a single value was already encoded at this path."
+            ),
+        ])
+    func misusedNestedContainer(_ rewrite: Rewrite, path: String, description: String) throws {
+        let error = expectEncodingError(at: path) { _ = try RecordEncoder().encode(rewrite) }
+        #expect(error?.context?.debugDescription == description)
+        if rewrite == .singleTwice { #expect(error?.value as? Int == 2) }
+    }
+
     // MARK: The top level
 
     @Test("A top-level value that is not keyed is an error, never a trap")
@@ -293,6 +463,73 @@ struct ContainerTests {
         expectEncodingError(at: "") { _ = try RecordEncoder().encode(Optional<Int>.none) }
         expectEncodingError(at: "") { _ = try RecordEncoder().encode(Date()) }
         expectEncodingError(at: "") { _ = try RecordEncoder().encode(URL(string: "https://example.com")!) }
+    }
+
+    /// Encodes and decodes a single top-level value of one primitive type, which a record cannot be.
+    struct TopLevelCase: CustomTestStringConvertible, Sendable {
+        var typeName: String
+        var encode: @Sendable () throws -> Void
+        var decode: @Sendable () throws -> Void
+        var testDescription: String { typeName }
+
+        init<Value: Codable & Sendable>(_ value: Value) {
+            typeName = "\(Value.self)"
+            encode = { _ = try RecordEncoder().encode(value) }
+            decode = {
+                _ = try RecordDecoder().decode(Value.self, from: Record(recordType: "T", recordName: "n"))
+            }
+        }
+    }
+
+    @Test(
+        "A single value of every primitive type is refused at the top level, both ways",
+        arguments: [
+            TopLevelCase(true), TopLevelCase("text"), TopLevelCase(1.5), TopLevelCase(Float(1.5)), TopLevelCase(1),
+            TopLevelCase(Int8(1)), TopLevelCase(Int16(1)), TopLevelCase(Int32(1)), TopLevelCase(Int64(1)),
+            TopLevelCase(UInt(1)), TopLevelCase(UInt8(1)), TopLevelCase(UInt16(1)), TopLevelCase(UInt32(1)),
+            TopLevelCase(UInt64(1)), TopLevelCase(Int128(1)), TopLevelCase(UInt128(1)),
+        ])
+    func topLevelPrimitive(_ topLevel: TopLevelCase) throws {
+        let encoding = expectEncodingError(at: "") { try topLevel.encode() }
+        #expect(
+            encoding?.context?.debugDescription
+                == "A record holds named fields and cannot be encoded from a single \(topLevel.typeName); "
+                + "encode a struct or class with a keyed container.")
+        let decoding = expectDecodingError("typeMismatch", at: "") { try topLevel.decode() }
+        #expect(
+            decoding?.context?.debugDescription
+                == "Expected to decode \(topLevel.typeName) but found a record instead.")
+    }
+
+    @Test("A top-level unkeyed container with containers inside it is an error, never a trap")
+    func topLevelUnkeyedNesting() throws {
+        struct Nesting: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var list = encoder.unkeyedContainer()
+                #expect(list.codingPath.isEmpty)
+                #expect(list.count == 0)
+                var keyed = list.nestedContainer(keyedBy: AnyCodingKey.self)
+                try keyed.encode(1, forKey: AnyCodingKey(stringValue: "a"))
+                var inner = list.nestedUnkeyedContainer()
+                try inner.encode(2)
+                var single = list.superEncoder().singleValueContainer()
+                try single.encode(3)
+            }
+        }
+        let error = expectEncodingError(at: "") { _ = try RecordEncoder().encode(Nesting()) }
+        #expect(
+            error?.context?.debugDescription
+                == "Top-level Nesting encoded an unkeyed container, but a record holds named fields: "
+                + "encode a struct or class with a keyed container.")
+
+        struct NilInList: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var list = encoder.unkeyedContainer()
+                try list.encodeNil()
+            }
+        }
+        let nilError = expectEncodingError(at: "") { _ = try RecordEncoder().encode(NilInList()) }
+        #expect(nilError?.context?.debugDescription.hasPrefix("A record holds named fields") == true)
     }
 
     @Test("A string-keyed dictionary is keyed, so it encodes as a record")

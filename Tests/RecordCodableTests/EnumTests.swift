@@ -162,6 +162,25 @@ struct EnumTests {
         static var fallbackCase: Self { Switch() }
     }
 
+    /// A value whose raw type the standard library gives no `init(from:)` for, so it takes the
+    /// protocol's own: only one UUID is known.
+    struct Region: RecordEnum, Equatable {
+        static let homeID = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+        static let home = Region(uncheckedRawValue: UUID(uuidString: homeID) ?? UUID())
+        static let elsewhere = Region(uncheckedRawValue: UUID())
+        var rawValue: UUID
+        init?(rawValue: UUID) {
+            guard rawValue == Self.home.rawValue else { return nil }
+            self.rawValue = rawValue
+        }
+        private init(uncheckedRawValue: UUID) { rawValue = uncheckedRawValue }
+        static var fallbackCase: Self { elsewhere }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+    }
+
     /// Checks that `E` stores `known` as `stored`, reads it back, and reads `unknown` as its
     /// fallback case; a value of the wrong kind is still a type mismatch.
     private func checkFallback<E: RecordEnum & Equatable>(
@@ -194,6 +213,17 @@ struct EnumTests {
         // A raw value out of its type's range is corrupt, not unknown.
         expectDecodingError("dataCorrupted", at: "value") {
             _ = try RecordDecoder().decode(Box<Int8Level>.self, from: boxRecord(.int64(300)))
+        }
+    }
+
+    @Test("A raw type without a standard library init(from:) gets the fallback too")
+    func fallbackForOtherRawType() throws {
+        #expect(try roundTrip(Box(value: Region.home))["value"] == .string(Region.homeID))
+        let unknown = boxRecord(.string(UUID().uuidString))
+        #expect(try RecordDecoder().decode(Box<Region>.self, from: unknown).value == .fallbackCase)
+        // Text that is no UUID at all is corrupt, not unknown.
+        expectDecodingError("dataCorrupted", at: "value") {
+            _ = try RecordDecoder().decode(Box<Region>.self, from: boxRecord(.string("text")))
         }
     }
 

@@ -209,6 +209,84 @@ struct HandWrittenConformanceTests {
         }
     }
 
+    /// A value whose first write that no field can hold is one of the less common container calls;
+    /// each case stops the value at a different place.
+    enum FirstWrite: String, CaseIterable, Encodable {
+        // Inside the value's own unkeyed container, after a plain element.
+        case listInList, superEncoderInList
+        // Inside the value's keyed container.
+        case nilForKey, bool, string, double, float, int, int8, int16, int32, int64
+        case uint, uint8, uint16, uint32, uint64, int128, uint128
+        case listForKey, superEncoder, superEncoderForKey
+
+        enum Keys: String, CodingKey { case a, b }
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .listInList:
+                var list = encoder.unkeyedContainer()
+                try list.encode("a")
+                var inner = list.nestedUnkeyedContainer()
+                try inner.encode(1)
+            case .superEncoderInList:
+                var list = encoder.unkeyedContainer()
+                try list.encode("a")
+                var element = list.superEncoder().singleValueContainer()
+                try element.encode("b")
+            default:
+                try encodeKeyed(to: encoder)
+            }
+        }
+
+        private func encodeKeyed(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            switch self {
+            case .nilForKey: try container.encodeNil(forKey: .a)
+            case .bool: try container.encode(true, forKey: .a)
+            case .string: try container.encode("text", forKey: .a)
+            case .double: try container.encode(1.5, forKey: .a)
+            case .float: try container.encode(Float(2.5), forKey: .a)
+            case .int: try container.encode(-1, forKey: .a)
+            case .int8: try container.encode(Int8(-8), forKey: .a)
+            case .int16: try container.encode(Int16(-16), forKey: .a)
+            case .int32: try container.encode(Int32(-32), forKey: .a)
+            case .int64: try container.encode(Int64(-64), forKey: .a)
+            case .uint: try container.encode(UInt(1), forKey: .a)
+            case .uint8: try container.encode(UInt8(8), forKey: .a)
+            case .uint16: try container.encode(UInt16(16), forKey: .a)
+            case .uint32: try container.encode(UInt32(32), forKey: .a)
+            case .uint64: try container.encode(UInt64(64), forKey: .a)
+            case .int128: try container.encode(Int128(-128), forKey: .a)
+            case .uint128: try container.encode(UInt128(128), forKey: .a)
+            case .listForKey:
+                var list = container.nestedUnkeyedContainer(forKey: .a)
+                try list.encode(1)
+            case .superEncoder:
+                var parent = container.superEncoder().container(keyedBy: Keys.self)
+                try parent.encode(2, forKey: .b)
+            case .superEncoderForKey:
+                var parent = container.superEncoder(forKey: .b).singleValueContainer()
+                try parent.encode(3)
+            case .listInList, .superEncoderInList:
+                break
+            }
+        }
+    }
+
+    struct FirstWriteHolder: Encodable {
+        var id = "w1"
+        var value: FirstWrite
+    }
+
+    @Test(
+        "A value stops being a native field at its first write that no field holds, and is JSON",
+        arguments: FirstWrite.allCases)
+    func firstWriteWithoutNativeForm(_ firstWrite: FirstWrite) throws {
+        let record = try RecordEncoder().encode(FirstWriteHolder(value: firstWrite))
+        #expect(record["value"] == .bytes(try NestedJSON.encoder.encode(firstWrite)))
+        #expect(record.fields.count == 1)
+    }
+
     /// Reads a native list's elements through containers of their own.
     struct ElementReader: Decodable {
         var words: [String]

@@ -99,11 +99,21 @@ struct IdentityTests {
         struct Measured: Codable {
             var id: Double
         }
+        struct Listed: Codable {
+            var id: [Int]
+        }
+        // Each error carries the model's value, as Foundation's coders do, not the field it made.
         let flag = expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Flagged(id: true)) }
         #expect(flag?.context?.debugDescription.hasSuffix("but it is a Bool.") == true)
-        expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Dated(id: Date())) }
+        #expect(flag?.value as? Bool == true)
+        let date = Date(timeIntervalSince1970: 1_700_000_000)
+        let dated = expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Dated(id: date)) }
+        #expect(dated?.value as? Date == date)
         let measure = expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Measured(id: 1.5)) }
         #expect(measure?.context?.debugDescription.hasSuffix("but it encodes as a double.") == true)
+        #expect(measure?.value as? Double == 1.5)
+        let listed = expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Listed(id: [7, 8])) }
+        #expect(listed?.value as? [Int64] == [7, 8])
         let error = expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Note(id: "", title: "")) }
         #expect(error?.context?.debugDescription.contains("empty") == true)
 

@@ -54,6 +54,74 @@ struct PrimitiveTests {
         }
     }
 
+    /// Every integer type as a property of its own type, so that the containers' concrete overloads
+    /// are called, not the generic one a `Box` calls.
+    struct EveryInteger: Codable, Equatable {
+        var id = "every"
+        var int: Int, int8: Int8, int16: Int16, int32: Int32, int64: Int64
+        var uint: UInt, uint8: UInt8, uint16: UInt16, uint32: UInt32, uint64: UInt64
+        var int128: Int128, uint128: UInt128
+        var optionalInt16: Int16?, optionalUInt: UInt?, optionalInt128: Int128?, optionalUInt128: UInt128?
+
+        static let lowest = EveryInteger(
+            int: .min, int8: .min, int16: .min, int32: .min, int64: .min, uint: 0, uint8: 0, uint16: 0, uint32: 0,
+            uint64: 0, int128: Int128(Int64.min), uint128: 0, optionalInt16: .min, optionalUInt: 0,
+            optionalInt128: Int128(Int64.min), optionalUInt128: 0)
+        static let highest = EveryInteger(
+            int: .max, int8: .max, int16: .max, int32: .max, int64: .max, uint: UInt(Int64.max), uint8: .max,
+            uint16: .max, uint32: .max, uint64: UInt64(Int64.max), int128: Int128(Int64.max),
+            uint128: UInt128(Int64.max), optionalInt16: .max, optionalUInt: UInt(Int64.max),
+            optionalInt128: Int128(Int64.max), optionalUInt128: UInt128(Int64.max))
+        static let absent = EveryInteger(
+            int: 1, int8: 1, int16: 1, int32: 1, int64: 1, uint: 1, uint8: 1, uint16: 1, uint32: 1, uint64: 1,
+            int128: 1, uint128: 1, optionalInt16: nil, optionalUInt: nil, optionalInt128: nil, optionalUInt128: nil)
+    }
+
+    @Test(
+        "Each integer type's own overload stores its whole range that fits in 64 bits",
+        arguments: [EveryInteger.lowest, EveryInteger.highest, EveryInteger.absent])
+    func everyIntegerOverload(_ model: EveryInteger) throws {
+        let record = try roundTrip(model)
+        #expect(record.fields.count == (model.optionalInt16 == nil ? 12 : 16))
+        #expect(record["int128"] == .int64(Int64(model.int128)))
+        #expect(record["uint128"] == .int64(Int64(model.uint128)))
+        #expect(record["uint32"] == .int64(Int64(model.uint32)))
+    }
+
+    @Test("Each integer type's own overload refuses what does not fit, with the field's path")
+    func everyIntegerOverloadOutOfRange() throws {
+        var model = EveryInteger.highest
+        model.int128 = Int128(Int64.max) + 1
+        expectEncodingError(at: "int128") { _ = try RecordEncoder().encode(model) }
+        model = .highest
+        model.optionalUInt128 = UInt128(Int64.max) + 1
+        expectEncodingError(at: "optionalUInt128") { _ = try RecordEncoder().encode(model) }
+
+        var record = try RecordEncoder().encode(EveryInteger.highest)
+        for field in ["int16", "int32", "uint", "uint16", "uint32", "optionalInt16", "optionalUInt"] {
+            var changed = record
+            changed[field] = .int64(-1 &- Int64(Int32.max) &* 4)
+            let error = expectDecodingError("dataCorrupted", at: field) {
+                _ = try RecordDecoder().decode(EveryInteger.self, from: changed)
+            }
+            #expect(error?.context?.debugDescription.hasPrefix("Number -") == true)
+        }
+        record["uint128"] = .int64(-1)
+        expectDecodingError("dataCorrupted", at: "uint128") {
+            _ = try RecordDecoder().decode(EveryInteger.self, from: record)
+        }
+        record["uint128"] = .int64(1)
+        record["optionalInt128"] = .string("1")
+        expectDecodingError("typeMismatch", at: "optionalInt128") {
+            _ = try RecordDecoder().decode(EveryInteger.self, from: record)
+        }
+        record["optionalInt128"] = .double(-2)
+        record["optionalUInt128"] = .double(-2)
+        expectDecodingError("dataCorrupted", at: "optionalUInt128") {
+            _ = try RecordDecoder().decode(EveryInteger.self, from: record)
+        }
+    }
+
     @Test("A 128-bit integer beyond 64 bits cannot be stored, and does not fit when decoded")
     func int128OutOfRange() throws {
         expectEncodingError(at: "value") { _ = try RecordEncoder().encode(Box(value: Int128(Int64.max) + 1)) }

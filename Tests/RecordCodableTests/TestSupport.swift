@@ -58,6 +58,12 @@ extension EncodingError {
         return nil
     }
 
+    /// The value that could not be encoded.
+    var value: Any? {
+        if case .invalidValue(let value, _) = self { return value }
+        return nil
+    }
+
     var path: String { context.map { pathText($0.codingPath) } ?? "" }
 }
 

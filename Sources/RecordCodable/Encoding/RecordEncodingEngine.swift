@@ -80,13 +80,15 @@ final class RecordEncodingEngine: Encoder {
         if encodesIdentifierOnly && !namesRecord { return }
         if namesRecord {
             guard canBeIdentifier else {
+                // Only a Bool cannot be an identifier among the values stored as integers.
                 throw EncodingError.invalid(
-                    value as Any, at: .field(key),
+                    value == .int64(1), at: .field(key),
                     "The identifier '\(keyName)' must be a String, a UUID or an integer to name the record, "
                         + "but it is a Bool.")
             }
             try setRecordName(value, forKey: key)
         } else {
+            if !pendingFields.isEmpty { dropPendingField(named: keyName) }
             try fieldWriter.write(value, size: size, keyName: keyName, forKey: key)
         }
     }
@@ -125,7 +127,7 @@ final class RecordEncodingEngine: Encoder {
             recordName = nil
         case let other?:
             throw EncodingError.invalid(
-                other, at: .field(key),
+                other.payload, at: .field(key),
                 "The identifier '\(key.stringValue)' must be a String, a UUID or an integer to name the record, "
                     + "but it encodes as \(other.kindDescription).")
         }
@@ -153,9 +155,32 @@ final class RecordEncodingEngine: Encoder {
         metadataBox = metadata.map(Shared.init)
     }
 
-    func addPendingField(_ value: TreeValue, forKey key: some CodingKey) {
-        guard !skips(named: key.stringValue) else { return }
-        pendingFields.append((key, value))
+    /// The value that a nested container of `kind` for `key` writes into, stored when the model is
+    /// done; `kind` is `nil` for `superEncoder(forKey:)`.
+    ///
+    /// As in Foundation's JSON encoder, a second nested container of one kind for one key writes
+    /// into the first one's value, and anything else starts a value that replaces what the key had.
+    /// A container of the other kind than the one already there is a misuse (see ``TreeValue``),
+    /// thrown when the record is finished.
+    func pendingValue(_ kind: TreeValue.ContainerKind?, forKey key: some CodingKey) -> TreeValue {
+        let name = key.stringValue
+        if let index = pendingFields.firstIndex(where: { $0.key.stringValue == name }) {
+            let existing = pendingFields[index].value
+            if let kind, let existingKind = existing.containerKind {
+                return existingKind == kind ? existing : existing.refuse(kind, forKey: key, at: .root)
+            }
+            pendingFields.remove(at: index)
+        }
+        let value = TreeValue()
+        if !skips(named: name) { pendingFields.append((key, value)) }
+        return value
+    }
+
+    /// Drops the value that nested containers were building for the key named `name`: a value
+    /// written under a key after them replaces it, as in Foundation's JSON encoder.
+    @inline(never)
+    private func dropPendingField(named name: String) {
+        pendingFields.removeAll { $0.key.stringValue == name }
     }
 
     // MARK: Value encoders
@@ -183,11 +208,13 @@ final class RecordEncodingEngine: Encoder {
                 "Top-level \(T.self) encoded \(unkeyedTopLevel), but a record holds named fields: "
                     + "encode a struct or class with a keyed container.")
         }
+        let pendingFields = self.pendingFields
+        self.pendingFields = []
         for pending in pendingFields {
+            if let misuse = pending.value.firstMisuse { throw misuse }
             let path = CodingPath(parent: .root, last: .key(pending.key))
             try store(encodeField(pending.value, at: path), forKey: pending.key)
         }
-        pendingFields = []
         // The spare encoder refers back to this engine; letting it go ends the cycle.
         spareValueEncoder = nil
         let (fields, newLayout) = fieldWriter.finish()

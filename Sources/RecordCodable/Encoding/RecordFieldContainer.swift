@@ -63,15 +63,13 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let value = TreeValue()
-        engine.addPendingField(value, forKey: key)
-        return value.keyedContainer(at: CodingPathNode.root.appending(key), userInfo: engine.userInfo)
+        engine.pendingValue(.keyed, forKey: key)
+            .keyedContainer(at: CodingPathNode.root.appending(key), userInfo: engine.userInfo)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let value = TreeValue()
-        engine.addPendingField(value, forKey: key)
-        return value.unkeyedContainer(at: CodingPathNode.root.appending(key), userInfo: engine.userInfo)
+        engine.pendingValue(.unkeyed, forKey: key)
+            .unkeyedContainer(at: CodingPathNode.root.appending(key), userInfo: engine.userInfo)
     }
 
     /// The record's own encoder, so that a superclass writes its fields into the same record.
@@ -80,9 +78,9 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        let value = TreeValue()
-        engine.addPendingField(value, forKey: key)
-        return TreeEncoder(value: value, node: CodingPathNode.root.appending(key), userInfo: engine.userInfo)
+        TreeEncoder(
+            value: engine.pendingValue(nil, forKey: key), node: CodingPathNode.root.appending(key),
+            userInfo: engine.userInfo)
     }
 
     // MARK: Helpers

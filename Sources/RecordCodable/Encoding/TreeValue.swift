@@ -8,6 +8,13 @@ import Foundation
 /// tree, which is itself `Encodable`, is stored like any other value: natively when it is a single
 /// value or a list of them, as JSON otherwise. Each piece keeps its own type until then, so a
 /// `Date` in a nested container becomes a date as it would anywhere else.
+///
+/// The containers behave as Foundation's JSON encoder's do: asking twice for a nested container of
+/// one kind under one key hands back the same container, so both writes are kept; a value written
+/// under a key replaces what was there. What that encoder stops the program for — a second single
+/// value, or a container of one kind where a value or a container of another kind already is — is
+/// kept as a misuse here, and the record then throws it as an `EncodingError` at its path (see
+/// ``firstMisuse``), rather than losing either write.
 final class TreeValue: Encodable {
     private enum Content {
         case nothing
@@ -17,9 +24,24 @@ final class TreeValue: Encodable {
         case array
     }
 
+    /// The two kinds of container a value can become.
+    enum ContainerKind {
+        case keyed
+        case unkeyed
+
+        var description: String {
+            switch self {
+            case .keyed: "a keyed container"
+            case .unkeyed: "an unkeyed container"
+            }
+        }
+    }
+
     private var content = Content.nothing
     private var members: [String: TreeValue] = [:]
     private var elements: [TreeValue] = []
+    /// The first misuse of this value's containers, if any.
+    private var misuse: EncodingError?
 
     func encode(to encoder: any Encoder) throws {
         switch content {
@@ -44,14 +66,66 @@ final class TreeValue: Encodable {
 
     // MARK: Building
 
-    func set(_ value: any Encodable) { content = .single(value) }
-    func setNull() { content = .null }
+    /// The container this value already is, if it is one.
+    var containerKind: ContainerKind? {
+        switch content {
+        case .object: .keyed
+        case .array: .unkeyed
+        case .nothing, .null, .single: nil
+        }
+    }
 
+    /// What this value holds, as an error message names it.
+    private var contentDescription: String {
+        switch content {
+        case .nothing: "nothing"
+        case .null: "nil"
+        case .single: "a single value"
+        case .object: ContainerKind.keyed.description
+        case .array: ContainerKind.unkeyed.description
+        }
+    }
+
+    /// Sets the value's single value, or `nil` for `nil`, unless it already holds something.
+    func set(_ value: (any Encodable)?, at node: @autoclosure () -> CodingPathNode) {
+        guard case .nothing = content else {
+            let what = value == nil ? "nil" : "a value"
+            let carried: Any = if let value { value } else { Optional<Any>.none as Any }
+            return noteMisuse(
+                carried, at: node(),
+                "Cannot encode \(what) through a single value container: \(contentDescription) was already "
+                    + "encoded at this path.")
+        }
+        content = value.map(Content.single) ?? .null
+    }
+
+    /// A new member for `key`, replacing any there was, as writing a value under a key does.
     func member(_ key: some CodingKey) -> TreeValue {
         content = .object
         let member = TreeValue()
         members[key.stringValue] = member
         return member
+    }
+
+    /// The member for `key` that a nested container of `kind` writes into: the one already there
+    /// when it is a container of that kind, else a new one. A container of the other kind is a
+    /// misuse, and the writes go to a value of their own that is never stored.
+    func nestedMember(_ kind: ContainerKind, forKey key: some CodingKey, at node: CodingPathNode) -> TreeValue {
+        if let existing = members[key.stringValue], let existingKind = existing.containerKind {
+            return existingKind == kind ? existing : existing.refuse(kind, forKey: key, at: node)
+        }
+        return member(key)
+    }
+
+    /// Notes as a misuse that a nested container of `kind` was asked for under `key`, below
+    /// `node`, where this value already is a container of the other kind. Returns a value of its
+    /// own for the container's writes, which is never stored.
+    func refuse(_ kind: ContainerKind, forKey key: some CodingKey, at node: CodingPathNode) -> TreeValue {
+        noteMisuse(
+            Optional<Any>.none as Any, at: node.appending(key),
+            "Cannot create \(kind.description) for key '\(key.stringValue)': \(contentDescription) was already "
+                + "created for it.")
+        return TreeValue()
     }
 
     func appendElement() -> TreeValue {
@@ -66,15 +140,50 @@ final class TreeValue: Encodable {
     func keyedContainer<Key: CodingKey>(at node: CodingPathNode, userInfo: [CodingUserInfoKey: Any])
         -> KeyedEncodingContainer<Key>
     {
-        content = .object
-        return KeyedEncodingContainer(TreeKeyedContainer(value: self, node: node, userInfo: userInfo))
+        let target = becoming(.keyed, at: node)
+        return KeyedEncodingContainer(TreeKeyedContainer(value: target, node: node, userInfo: userInfo))
     }
 
     func unkeyedContainer(at node: CodingPathNode, userInfo: [CodingUserInfoKey: Any])
         -> any UnkeyedEncodingContainer
     {
-        content = .array
-        return TreeUnkeyedContainer(value: self, node: node, userInfo: userInfo)
+        TreeUnkeyedContainer(value: becoming(.unkeyed, at: node), node: node, userInfo: userInfo)
+    }
+
+    /// This value as a container of `kind`; a value of its own, never stored, when this one already
+    /// holds something else, which is a misuse.
+    private func becoming(_ kind: ContainerKind, at node: CodingPathNode) -> TreeValue {
+        switch (content, kind) {
+        case (.nothing, .keyed), (.object, .keyed):
+            content = .object
+        case (.nothing, .unkeyed), (.array, .unkeyed):
+            content = .array
+        default:
+            noteMisuse(
+                Optional<Any>.none as Any, at: node,
+                "Cannot create \(kind.description): \(contentDescription) was already encoded at this path.")
+            return TreeValue()
+        }
+        return self
+    }
+
+    // MARK: Misuse
+
+    private func noteMisuse(_ value: Any, at node: CodingPathNode, _ description: String) {
+        if misuse == nil { misuse = .invalid(value, at: node.path, description) }
+    }
+
+    /// The first misuse in this value or the values inside it, members in key order: the error
+    /// the record throws instead of storing the value.
+    var firstMisuse: EncodingError? {
+        if let misuse { return misuse }
+        for key in members.keys.sorted() {
+            if let misuse = members[key]?.firstMisuse { return misuse }
+        }
+        for element in elements {
+            if let misuse = element.firstMisuse { return misuse }
+        }
+        return nil
     }
 }
 
@@ -96,12 +205,12 @@ struct TreeEncoder: Encoder, SingleValueEncodingContainer {
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
-    func encodeNil() throws { value.setNull() }
-    func encode<T: Encodable>(_ value: T) throws { self.value.set(value) }
+    func encodeNil() throws { value.set(nil, at: node) }
+    func encode<T: Encodable>(_ value: T) throws { self.value.set(value, at: node) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    func encode(_ value: Int128) throws { self.value.set(value) }
+    func encode(_ value: Int128) throws { self.value.set(value, at: node) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    func encode(_ value: UInt128) throws { self.value.set(value) }
+    func encode(_ value: UInt128) throws { self.value.set(value, at: node) }
 }
 
 private struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -111,21 +220,27 @@ private struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     var codingPath: [any CodingKey] { node.path }
 
-    mutating func encodeNil(forKey key: Key) throws { value.member(key).setNull() }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { self.value.member(key).set(value) }
+    // A value written under a key replaces what was there, so its member is always new and takes
+    // the value without a misuse: the path is never needed.
+
+    mutating func encodeNil(forKey key: Key) throws { value.member(key).set(nil, at: node) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        self.value.member(key).set(value, at: node)
+    }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: Int128, forKey key: Key) throws { self.value.member(key).set(value) }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { self.value.member(key).set(value, at: node) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: UInt128, forKey key: Key) throws { self.value.member(key).set(value) }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { self.value.member(key).set(value, at: node) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
-        value.member(key).keyedContainer(at: node.appending(key), userInfo: userInfo)
+        value.nestedMember(.keyed, forKey: key, at: node).keyedContainer(at: node.appending(key), userInfo: userInfo)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        value.member(key).unkeyedContainer(at: node.appending(key), userInfo: userInfo)
+        value.nestedMember(.unkeyed, forKey: key, at: node).unkeyedContainer(
+            at: node.appending(key), userInfo: userInfo)
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -146,12 +261,14 @@ private struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { node.path }
     var count: Int { value.elementCount }
 
-    mutating func encodeNil() throws { value.appendElement().setNull() }
-    mutating func encode<T: Encodable>(_ value: T) throws { self.value.appendElement().set(value) }
+    // Each element is new, so it takes its value without a misuse: the path is never needed.
+
+    mutating func encodeNil() throws { value.appendElement().set(nil, at: node) }
+    mutating func encode<T: Encodable>(_ value: T) throws { self.value.appendElement().set(value, at: node) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: Int128) throws { self.value.appendElement().set(value) }
+    mutating func encode(_ value: Int128) throws { self.value.appendElement().set(value, at: node) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: UInt128) throws { self.value.appendElement().set(value) }
+    mutating func encode(_ value: UInt128) throws { self.value.appendElement().set(value, at: node) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
         -> KeyedEncodingContainer<NestedKey>

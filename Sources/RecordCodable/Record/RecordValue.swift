@@ -41,6 +41,23 @@ public enum RecordValue: Hashable, Sendable {
     /// ``bytes(_:)`` instead.
     case list([RecordValue])
 
+    /// The Swift value held by this case, which an error carries in place of the model's own value
+    /// once that value is a field: a `Double` for ``double(_:)``, a `Date` for ``date(_:)``, the
+    /// elements' values for a ``list(_:)``.
+    var payload: Any {
+        switch self {
+        case .string(let string): string
+        case .int64(let number): number
+        case .double(let number): number
+        case .bytes(let data): data
+        case .date(let date): date
+        case .asset(let asset): asset
+        case .reference(let reference): reference
+        case .location(let location): location
+        case .list(let elements): elements.map(\.payload)
+        }
+    }
+
     var isBytes: Bool {
         if case .bytes = self { return true }
         return false
