@@ -530,6 +530,71 @@ struct HandWrittenConformanceTests {
         try roundTrip(scalars, decoder: decoder)
     }
 
+    /// Reads each value of a JSON field through a single value container of its own, which
+    /// `superDecoder(forKey:)` hands out inside the field's keyed container.
+    struct SingleValueReader: Decodable {
+        enum Keys: String, CodingKey { case values }
+        enum ValueKeys: String, CodingKey {
+            case bool, string, double, float, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64
+            case int128, uint128, date, note
+        }
+
+        init(from decoder: any Decoder) throws {
+            let values = try decoder.container(keyedBy: Keys.self).nestedContainer(
+                keyedBy: ValueKeys.self, forKey: .values)
+            func single(_ key: ValueKeys) throws -> any SingleValueDecodingContainer {
+                let container = try values.superDecoder(forKey: key).singleValueContainer()
+                #expect(pathText(container.codingPath) == "values.\(key.rawValue)")
+                return container
+            }
+            #expect(try single(.bool).decode(Bool.self) == true)
+            #expect(try single(.string).decode(String.self) == "text")
+            #expect(try single(.double).decode(Double.self) == 2.5)
+            #expect(try single(.float).decode(Float.self) == 0.25)
+            #expect(try single(.int).decode(Int.self) == -1)
+            #expect(try single(.int8).decode(Int8.self) == -8)
+            #expect(try single(.int16).decode(Int16.self) == -16)
+            #expect(try single(.int32).decode(Int32.self) == -32)
+            #expect(try single(.int64).decode(Int64.self) == -64)
+            #expect(try single(.uint).decode(UInt.self) == 1)
+            #expect(try single(.uint8).decode(UInt8.self) == 8)
+            #expect(try single(.uint16).decode(UInt16.self) == 16)
+            #expect(try single(.uint32).decode(UInt32.self) == 32)
+            #expect(try single(.uint64).decode(UInt64.self) == .max)
+            #expect(try single(.int128).decode(Int128.self) == Int128(Int64.min) - 1)
+            #expect(try single(.uint128).decode(UInt128.self) == UInt128(UInt64.max) + 1)
+            #expect(try single(.date).decode(Date.self) == Date(timeIntervalSinceReferenceDate: 0.5))
+            #expect(try single(.note).decodeNil())
+            #expect(try !single(.string).decodeNil())
+            let decoder = try values.superDecoder(forKey: .int)
+            #expect(decoder.userInfo[Scalars.checksShape] as? Bool == true)
+        }
+    }
+
+    @Test("Every scalar type reads through a JSON field's single value containers, with its path")
+    func scalarsThroughSingleValueContainers() throws {
+        let json =
+            #"{"bool":true,"string":"text","double":2.5,"float":0.25,"int":-1,"int8":-8,"int16":-16,"#
+            + #""int32":-32,"int64":-64,"uint":1,"uint8":8,"uint16":16,"uint32":32,"#
+            + #""uint64":18446744073709551615,"int128":-9223372036854775809,"uint128":18446744073709551616,"#
+            + #""date":0.5,"note":null}"#
+        var record = Record(recordType: "SingleValueReader", recordName: "r1")
+        record["values"] = .bytes(Data(json.utf8))
+        var decoder = RecordDecoder()
+        decoder.userInfo = [Scalars.checksShape: true]
+        _ = try decoder.decode(SingleValueReader.self, from: record)
+
+        // Errors carry the record's path, and a number the type cannot hold is corrupt data.
+        record["values"] = .bytes(Data(json.replacingOccurrences(of: #""int8":-8"#, with: #""int8":300"#).utf8))
+        expectDecodingError("dataCorrupted", at: "values.int8") {
+            _ = try RecordDecoder().decode(SingleValueReader.self, from: record)
+        }
+        record["values"] = .bytes(Data(json.replacingOccurrences(of: #""bool":true"#, with: #""bool":1"#).utf8))
+        expectDecodingError("typeMismatch", at: "values.bool") {
+            _ = try RecordDecoder().decode(SingleValueReader.self, from: record)
+        }
+    }
+
     @Test("Errors read through a JSON field's containers carry the record's path")
     func errorsThroughNestedContainers() throws {
         var record = try RecordEncoder().encode(Scalars())
