@@ -402,6 +402,139 @@ struct ContainerTests {
         #expect(try foundationJSON(of: Rewrite.superEncoderAfterUnkeyed).contains(#""a":9"#))
     }
 
+    /// A model that writes two fields through a random script of plain values and nested
+    /// containers, one and two levels deep, in any order Foundation's JSON encoder accepts.
+    struct ContainerScript: Encodable, CustomStringConvertible {
+        enum Key: String, CodingKey, CaseIterable { case id, a, b, x, y }
+        enum Step {
+            case value(Key, Int)
+            case keyed(Key, [(Key, Int)])
+            case unkeyed(Key, [Int])
+            case keyedInKeyed(Key, Key, [(Key, Int)])
+            case unkeyedInKeyed(Key, Key, [Int])
+        }
+
+        var steps: [Step] = []
+        var description: String { "\(steps)" }
+
+        /// A script of up to eight steps. Each key, and each key inside a keyed container, keeps the
+        /// kind it was first given a container of; a plain value may follow any container, but no
+        /// container follows a plain value, which Foundation's encoder stops the program for.
+        static func random(using random: inout RandomSource) -> ContainerScript {
+            enum Kind { case value, keyed, unkeyed }
+            var kinds: [String: Kind] = [:]
+            func allows(_ kind: Kind, _ path: String) -> Bool { kinds[path].map { $0 == kind } ?? true }
+            func writes(_ random: inout RandomSource) -> [(Key, Int)] {
+                (0..<random.int(in: 0...2)).map { _ in (random.bool() ? .x : .y, random.int(in: 0...9)) }
+            }
+            var script = ContainerScript()
+            for _ in 0..<random.int(in: 1...8) {
+                let key: Key = random.bool() ? .a : .b
+                let inner: Key = random.bool() ? .x : .y
+                let path = key.rawValue + "." + inner.rawValue
+                let numbers = (0..<random.int(in: 0...3)).map { _ in random.int(in: 0...9) }
+                switch random.int(in: 0...4) {
+                case 0:
+                    script.steps.append(.value(key, random.int(in: 0...9)))
+                    kinds[key.rawValue] = .value
+                case 1 where allows(.keyed, key.rawValue):
+                    let written = writes(&random)
+                    guard written.allSatisfy({ allows(.value, key.rawValue + "." + $0.0.rawValue) }) else { continue }
+                    script.steps.append(.keyed(key, written))
+                    kinds[key.rawValue] = .keyed
+                    for (inner, _) in written { kinds[key.rawValue + "." + inner.rawValue] = .value }
+                case 2 where allows(.unkeyed, key.rawValue):
+                    script.steps.append(.unkeyed(key, numbers))
+                    kinds[key.rawValue] = .unkeyed
+                case 3 where allows(.keyed, key.rawValue) && allows(.keyed, path):
+                    script.steps.append(.keyedInKeyed(key, inner, writes(&random)))
+                    kinds[key.rawValue] = .keyed
+                    kinds[path] = .keyed
+                case 4 where allows(.keyed, key.rawValue) && allows(.unkeyed, path):
+                    script.steps.append(.unkeyedInKeyed(key, inner, numbers))
+                    kinds[key.rawValue] = .keyed
+                    kinds[path] = .unkeyed
+                default:
+                    continue
+                }
+            }
+            return script
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var record = encoder.container(keyedBy: Key.self)
+            try record.encode("script", forKey: .id)
+            for step in steps {
+                switch step {
+                case .value(let key, let number):
+                    try record.encode(number, forKey: key)
+                case .keyed(let key, let writes):
+                    var nested = record.nestedContainer(keyedBy: Key.self, forKey: key)
+                    for (inner, number) in writes { try nested.encode(number, forKey: inner) }
+                case .unkeyed(let key, let numbers):
+                    var list = record.nestedUnkeyedContainer(forKey: key)
+                    for number in numbers { try list.encode(number) }
+                case .keyedInKeyed(let key, let inner, let writes):
+                    var outer = record.nestedContainer(keyedBy: Key.self, forKey: key)
+                    var nested = outer.nestedContainer(keyedBy: Key.self, forKey: inner)
+                    for (innermost, number) in writes { try nested.encode(number, forKey: innermost) }
+                case .unkeyedInKeyed(let key, let inner, let numbers):
+                    var outer = record.nestedContainer(keyedBy: Key.self, forKey: key)
+                    var list = outer.nestedUnkeyedContainer(forKey: inner)
+                    for number in numbers { try list.encode(number) }
+                }
+            }
+        }
+    }
+
+    /// The shapes a script writes, read from JSON or from a field, to compare the two.
+    indirect enum Shape: Decodable, Equatable {
+        case number(Int)
+        case string(String)
+        case list([Shape])
+        case object([String: Shape])
+
+        init(from decoder: any Decoder) throws {
+            let single = try decoder.singleValueContainer()
+            if let number = try? single.decode(Int.self) {
+                self = .number(number)
+            } else if let string = try? single.decode(String.self) {
+                self = .string(string)
+            } else if let list = try? single.decode([Shape].self) {
+                self = .list(list)
+            } else {
+                self = .object(try single.decode([String: Shape].self))
+            }
+        }
+
+        init(_ field: RecordValue) throws {
+            switch field {
+            case .int64(let number): self = .number(Int(number))
+            case .string(let string): self = .string(string)
+            case .list(let elements): self = .list(try elements.map(Shape.init))
+            case .bytes(let json): self = try JSONDecoder().decode(Shape.self, from: json)
+            default: throw NotAShape()
+            }
+        }
+    }
+
+    struct NotAShape: Error {}
+
+    @Test("Random scripts of nested containers give the fields Foundation's JSON encoder gives")
+    func randomContainerScripts() throws {
+        var random = RandomSource(seed: PropertyTests.seed &+ 10)
+        for iteration in 0..<1_000 {
+            let script = ContainerScript.random(using: &random)
+            let record = try RecordEncoder().encode(script)
+            let expected = try JSONDecoder().decode(
+                [String: Shape].self, from: try JSONEncoder().encode(script))
+            var fields = try record.fields.mapValues(Shape.init)
+            fields["id"] = .string(record.recordName)
+            #expect(fields == expected, "iteration \(iteration): \(script)")
+            guard fields == expected else { return }
+        }
+    }
+
     /// The JSON that Foundation's encoder writes for `value`, keys sorted.
     private func foundationJSON(of value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
