@@ -165,9 +165,8 @@ final class RecordEncodingEngine: Encoder {
     func pendingValue(_ kind: TreeValue.ContainerKind?, forKey key: some CodingKey) -> TreeValue {
         let name = key.stringValue
         if let index = pendingFields.firstIndex(where: { $0.key.stringValue == name }) {
-            let existing = pendingFields[index].value
-            if let kind, let existingKind = existing.containerKind {
-                return existingKind == kind ? existing : existing.refuse(kind, forKey: key, at: .root)
+            if let kind, let reused = pendingFields[index].value.reused(as: kind, forKey: key, at: .root) {
+                return reused
             }
             pendingFields.remove(at: index)
         }

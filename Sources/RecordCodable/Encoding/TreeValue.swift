@@ -16,7 +16,7 @@ import Foundation
 /// kept as a misuse here, and the record then throws it as an `EncodingError` at its path (see
 /// ``firstMisuse``), rather than losing either write.
 final class TreeValue: Encodable {
-    private enum Content {
+    fileprivate enum Content {
         case nothing
         case null
         case single(any Encodable)
@@ -67,7 +67,7 @@ final class TreeValue: Encodable {
     // MARK: Building
 
     /// The container this value already is, if it is one.
-    var containerKind: ContainerKind? {
+    private var containerKind: ContainerKind? {
         switch content {
         case .object: .keyed
         case .array: .unkeyed
@@ -86,51 +86,63 @@ final class TreeValue: Encodable {
         }
     }
 
-    /// Sets the value's single value, or `nil` for `nil`, unless it already holds something.
-    func set(_ value: (any Encodable)?, at node: @autoclosure () -> CodingPathNode) {
+    /// Sets the value's single value, or `nil` for `nil`, unless it already holds something: a
+    /// second value through one single value container is a misuse.
+    func set(_ value: (any Encodable)?, at node: CodingPathNode) {
         guard case .nothing = content else {
             let what = value == nil ? "nil" : "a value"
             let carried: Any = if let value { value } else { Optional<Any>.none as Any }
             return noteMisuse(
-                carried, at: node(),
+                carried, at: node,
                 "Cannot encode \(what) through a single value container: \(contentDescription) was already "
                     + "encoded at this path.")
         }
         content = value.map(Content.single) ?? .null
     }
 
-    /// A new member for `key`, replacing any there was, as writing a value under a key does.
-    func member(_ key: some CodingKey) -> TreeValue {
-        content = .object
-        let member = TreeValue()
+    /// A value that holds `content` from the start: a plain value written under a key or as an
+    /// element is complete when it is made, so it cannot be misused.
+    fileprivate convenience init(_ content: Content) {
+        self.init()
+        self.content = content
+    }
+
+    /// A new member for `key` that holds `content`, replacing any there was, as writing a value
+    /// under a key does.
+    @discardableResult
+    fileprivate func member(_ key: some CodingKey, _ content: Content = .nothing) -> TreeValue {
+        self.content = .object
+        let member = TreeValue(content)
         members[key.stringValue] = member
         return member
     }
 
-    /// The member for `key` that a nested container of `kind` writes into: the one already there
-    /// when it is a container of that kind, else a new one. A container of the other kind is a
-    /// misuse, and the writes go to a value of their own that is never stored.
+    /// The member for `key` that a nested container of `kind` writes into: the one there, or a
+    /// new one (see ``reused(as:forKey:at:)``).
     func nestedMember(_ kind: ContainerKind, forKey key: some CodingKey, at node: CodingPathNode) -> TreeValue {
-        if let existing = members[key.stringValue], let existingKind = existing.containerKind {
-            return existingKind == kind ? existing : existing.refuse(kind, forKey: key, at: node)
-        }
-        return member(key)
+        members[key.stringValue]?.reused(as: kind, forKey: key, at: node) ?? member(key)
     }
 
-    /// Notes as a misuse that a nested container of `kind` was asked for under `key`, below
-    /// `node`, where this value already is a container of the other kind. Returns a value of its
-    /// own for the container's writes, which is never stored.
-    func refuse(_ kind: ContainerKind, forKey key: some CodingKey, at node: CodingPathNode) -> TreeValue {
+    /// What a nested container of `kind` under `key`, below `node`, writes into when this value
+    /// is the key's: this value when it already is a container of that kind, as Foundation's JSON
+    /// encoder hands back the same container; `nil` when this value is not a container, and is
+    /// replaced. A container of the other kind is a misuse, noted here, and its writes go to a
+    /// value of their own that is never stored.
+    func reused(as kind: ContainerKind, forKey key: some CodingKey, at node: CodingPathNode) -> TreeValue? {
+        guard let existingKind = containerKind else { return nil }
+        if existingKind == kind { return self }
         noteMisuse(
             Optional<Any>.none as Any, at: node.appending(key),
-            "Cannot create \(kind.description) for key '\(key.stringValue)': \(contentDescription) was already "
-                + "created for it.")
+            "Cannot create \(kind.description) for key '\(key.stringValue)': \(existingKind.description) was "
+                + "already created for it.")
         return TreeValue()
     }
 
-    func appendElement() -> TreeValue {
-        content = .array
-        let element = TreeValue()
+    /// Appends a new element that holds `content`.
+    @discardableResult
+    fileprivate func appendElement(_ content: Content = .nothing) -> TreeValue {
+        self.content = .array
+        let element = TreeValue(content)
         elements.append(element)
         return element
     }
@@ -220,17 +232,12 @@ private struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     var codingPath: [any CodingKey] { node.path }
 
-    // A value written under a key replaces what was there, so its member is always new and takes
-    // the value without a misuse: the path is never needed.
-
-    mutating func encodeNil(forKey key: Key) throws { value.member(key).set(nil, at: node) }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        self.value.member(key).set(value, at: node)
-    }
+    mutating func encodeNil(forKey key: Key) throws { value.member(key, .null) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { self.value.member(key, .single(value)) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: Int128, forKey key: Key) throws { self.value.member(key).set(value, at: node) }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { self.value.member(key, .single(value)) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: UInt128, forKey key: Key) throws { self.value.member(key).set(value, at: node) }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { self.value.member(key, .single(value)) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
@@ -261,14 +268,12 @@ private struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { node.path }
     var count: Int { value.elementCount }
 
-    // Each element is new, so it takes its value without a misuse: the path is never needed.
-
-    mutating func encodeNil() throws { value.appendElement().set(nil, at: node) }
-    mutating func encode<T: Encodable>(_ value: T) throws { self.value.appendElement().set(value, at: node) }
+    mutating func encodeNil() throws { value.appendElement(.null) }
+    mutating func encode<T: Encodable>(_ value: T) throws { self.value.appendElement(.single(value)) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: Int128) throws { self.value.appendElement().set(value, at: node) }
+    mutating func encode(_ value: Int128) throws { self.value.appendElement(.single(value)) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: UInt128) throws { self.value.appendElement().set(value, at: node) }
+    mutating func encode(_ value: UInt128) throws { self.value.appendElement(.single(value)) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
         -> KeyedEncodingContainer<NestedKey>
