@@ -288,7 +288,8 @@ struct ContainerTests {
         case valueAfterKeyed, superEncoderAfterUnkeyed, keyedAfterSuperEncoder
         // Misuses, which Foundation's JSON encoder stops the program for.
         case unkeyedAfterKeyed, keyedAfterUnkeyed, unkeyedAfterKeyedInside, singleTwice, keyedAfterSingle
-        case unkeyedAfterSingle, nilAfterSingle
+        case unkeyedAfterSingle, nilAfterSingle, unkeyedAfterValue, keyedAfterValue, keyedAfterValueInside
+        case unkeyedAfterNil, unkeyedAfterIdentifier
 
         enum Keys: String, CodingKey { case id, a, b, x, y }
 
@@ -370,6 +371,27 @@ struct ContainerTests {
                     var list = inner.unkeyedContainer()
                     try list.encode(2)
                 }
+            case .unkeyedAfterValue:
+                try record.encode(1, forKey: .a)
+                var list = record.nestedUnkeyedContainer(forKey: .a)
+                try list.encode(2)
+            case .keyedAfterValue:
+                try record.encode("x", forKey: .a)
+                var nested = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                try nested.encode(2, forKey: .b)
+            case .keyedAfterValueInside:
+                var outer = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                try outer.encode(Date(timeIntervalSince1970: 0), forKey: .b)
+                var nested = outer.nestedContainer(keyedBy: Keys.self, forKey: .b)
+                try nested.encode(2, forKey: .x)
+            case .unkeyedAfterNil:
+                var outer = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                try outer.encodeNil(forKey: .b)
+                var list = outer.nestedUnkeyedContainer(forKey: .b)
+                try list.encode(2)
+            case .unkeyedAfterIdentifier:
+                var list = record.nestedUnkeyedContainer(forKey: .id)
+                try list.encode(2)
             default:
                 break
             }
@@ -575,11 +597,75 @@ struct ContainerTests {
                 .unkeyedAfterSingle, "a.b",
                 "Cannot create an unkeyed container: a single value was already encoded at this path."
             ),
+            (
+                .unkeyedAfterValue, "a",
+                "Cannot create an unkeyed container for key 'a': a value was already encoded for it."
+            ),
+            (
+                .keyedAfterValue, "a",
+                "Cannot create a keyed container for key 'a': a value was already encoded for it."
+            ),
+            (
+                .keyedAfterValueInside, "a.b",
+                "Cannot create a keyed container for key 'b': a value was already encoded for it."
+            ),
+            (
+                .unkeyedAfterNil, "a.b",
+                "Cannot create an unkeyed container for key 'b': a value was already encoded for it."
+            ),
+            (
+                .unkeyedAfterIdentifier, "id",
+                "Cannot create an unkeyed container for key 'id': a value was already encoded for it."
+            ),
         ])
     func misusedNestedContainer(_ rewrite: Rewrite, path: String, description: String) throws {
         let error = expectEncodingError(at: path) { _ = try RecordEncoder().encode(rewrite) }
         #expect(error?.context?.debugDescription == description)
         if rewrite == .singleTwice { #expect(error?.value as? Int == 2) }
+    }
+
+    /// Nests unkeyed or keyed containers `depth` deep below the field `deep`, and writes 1 in
+    /// the deepest.
+    struct DeepContainers: Encodable {
+        var depth: Int
+        var keyed = false
+
+        func encode(to encoder: any Encoder) throws {
+            var record = encoder.container(keyedBy: AnyCodingKey.self)
+            try record.encode("d1", forKey: AnyCodingKey(stringValue: "id"))
+            let key = AnyCodingKey(stringValue: "deep")
+            if keyed {
+                var container = record.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
+                for _ in 1..<depth { container = container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key) }
+                try container.encode(1, forKey: key)
+            } else {
+                var container = record.nestedUnkeyedContainer(forKey: key)
+                for _ in 1..<depth { container = container.nestedUnkeyedContainer() }
+                try container.encode(1)
+            }
+        }
+    }
+
+    @Test(
+        "Nested containers 511 deep are stored, as by Foundation's JSON encoder; deeper is an error, not a crash",
+        arguments: [false, true])
+    func deeplyNestedContainers(keyed: Bool) throws {
+        let stored = try RecordEncoder().encode(DeepContainers(depth: 511, keyed: keyed))
+        let json =
+            keyed
+            ? String(repeating: #"{"deep":"#, count: 511) + "1" + String(repeating: "}", count: 511)
+            : String(repeating: "[", count: 511) + "1" + String(repeating: "]", count: 511)
+        #expect(stored["deep"] == .bytes(Data(json.utf8)))
+
+        let tooDeep = "deep" + String(repeating: keyed ? ".deep" : ".Index 0", count: 511)
+        for depth in [512, 10_000, 100_000] {
+            let error = expectEncodingError(at: tooDeep) {
+                _ = try RecordEncoder().encode(DeepContainers(depth: depth, keyed: keyed))
+            }
+            #expect(
+                error?.context?.debugDescription
+                    == "Too many nested arrays or dictionaries: a value nests at most 511 containers deep.")
+        }
     }
 
     // MARK: The top level

@@ -45,6 +45,14 @@ struct IdentityTests {
         }
         #expect(try roundTrip(Small(id: 255)).recordName == "255")
         #expect(try roundTrip(Large(id: UInt64(Int64.max))).recordName == "9223372036854775807")
+        // Too large for a field, but an identifier is not a field: its digits name the record.
+        #expect(try roundTrip(Large(id: UInt64(Int64.max) + 1)).recordName == "9223372036854775808")
+        #expect(try roundTrip(Large(id: .max)).recordName == "18446744073709551615")
+        struct Counted: Codable, Equatable {
+            var id: UInt
+            var count: UInt64
+        }
+        expectEncodingError(at: "count") { _ = try RecordEncoder().encode(Counted(id: .max, count: .max)) }
     }
 
     @Test("A record name that does not convert to the identifier's type is corrupt")

@@ -96,11 +96,23 @@ struct SpecialTypeTests {
         arguments: [
             "0", "-1", "3.14159265358979323846264338327950288", "12345678901234567890123456789012345678", "1e-100",
             "0.000001", "-98765.4321",
+            // 39 digits, up to the largest significand a Decimal holds, 2^128 - 1.
+            "123456789012345678901234567890123456789", "340282366920938463463374607431768211455",
+            "-3.40282366920938463463374607431768211455", "3402823669209384634633746074317682114550000000000",
         ])
     func decimal(_ text: String) throws {
         let value = try #require(Decimal(string: text))
         let record = try roundTrip(Box(value: value))
         #expect(record["value"] == .string(value.description))
+    }
+
+    @Test("The largest and smallest Decimals are stored and read back exactly")
+    func decimalExtremes() throws {
+        for value in [Decimal.greatestFiniteMagnitude, -Decimal.greatestFiniteMagnitude, Decimal.leastNonzeroMagnitude]
+        {
+            let record = try roundTrip(Box(value: value))
+            #expect(record["value"] == .string(value.description))
+        }
     }
 
     @Test func decimalNaN() throws {
@@ -120,7 +132,12 @@ struct SpecialTypeTests {
 
     @Test(
         "Text that is not exactly a Decimal is corrupt, never read in part",
-        arguments: ["12abc", "", "1.2.3", "1e", "--1", "1e400", "123456789012345678901234567890123456789012", "abc"])
+        arguments: [
+            "12abc", "", "1.2.3", "1e", "--1", "1e400", "123456789012345678901234567890123456789012", "abc", ".", "-",
+            "e5", "1e+", "1e99999999999999999999",
+            // 39 digits beyond the largest significand: Decimal would round them.
+            "340282366920938463463374607431768211456", "999999999999999999999999999999999999999",
+        ])
     func invalidDecimalText(_ text: String) throws {
         expectDecodingError("dataCorrupted", at: "value") {
             _ = try decoder.decode(Box<Decimal>.self, from: boxRecord(.string(text)))

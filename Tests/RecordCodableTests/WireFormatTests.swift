@@ -516,4 +516,126 @@ struct WireFormatTests {
         let readBack = try Self.record(Self.json(record))
         #expect(readBack["d"] == .date(Date(timeIntervalSince1970: 1)))
     }
+
+    // MARK: Signed zeros, hostile nesting, and what `==` sees
+
+    /// The sign of a double field or list element, which `==` on doubles does not see.
+    private func sign(_ value: RecordValue?) -> FloatingPointSign? {
+        guard case .double(let number) = value else { return nil }
+        return number.sign
+    }
+
+    @Test("Minus zero keeps its sign through the wire, alone and in lists of every shape")
+    func minusZero() throws {
+        let record = Record(
+            recordType: "T", recordName: "n",
+            fields: [
+                "alone": .double(-0.0),
+                "wholes": .list([.double(-0.0), .double(0), .double(1)]),
+                "fractions": .list([.double(-0.0), .double(1.5)]),
+            ])
+        let json = try Self.json(record)
+        #expect(json.contains(#""alone":{"type":"DOUBLE","value":-0}"#))
+        let back = try Self.record(json)
+        #expect(sign(back["alone"]) == .minus)
+        guard case .list(let wholes)? = back["wholes"], case .list(let fractions)? = back["fractions"] else {
+            Issue.record("lists expected, got \(back.fields)")
+            return
+        }
+        #expect(wholes.map(sign) == [.minus, .plus, .plus])
+        #expect(fractions.map(sign) == [.minus, .plus])
+        #expect(back == record)
+    }
+
+    @Test("-0 is the integer zero where an integer is expected, and a DOUBLE without a type")
+    func minusZeroWhereAnIntegerIsExpected() throws {
+        let record = try Self.record(
+            #"{"recordName":"n","recordType":"T","fields":{"i":{"type":"INT64","value":-0},"#
+                + #""is":{"type":"INT64_LIST","value":[-0,5]},"t":{"type":"TIMESTAMP","value":-0},"#
+                + #""untyped":{"value":-0},"zeros":{"value":[0,-0]}}}"#)
+        #expect(record["i"] == .int64(0))
+        #expect(record["is"] == .list([.int64(0), .int64(5)]))
+        #expect(record["t"] == .date(Date(timeIntervalSince1970: 0)))
+        #expect(sign(record["untyped"]) == .minus)
+        #expect(record["zeros"] == .list([.double(0), .double(-0.0)]))
+    }
+
+    @Test("An integer list holding a zero keeps every digit of its other integers")
+    func zeroBesideLargeIntegers() throws {
+        let record = try Self.record(
+            #"{"recordName":"n","recordType":"T","fields":{"x":{"type":"INT64_LIST","value":[0,9007199254740993]}}}"#)
+        #expect(record["x"] == .list([.int64(0), .int64(9_007_199_254_740_993)]))
+    }
+
+    @Test("Without a type, integers among fractions are doubles; booleans and strings are not")
+    func integersAmongFractions() throws {
+        let record = try Self.record(#"{"recordName":"n","recordType":"T","fields":{"x":{"value":[1,2.5,-3]}}}"#)
+        #expect(record["x"] == .list([.double(1), .double(2.5), .double(-3)]))
+        malformed(#"{"x":{"value":[2.5,true]}}"#, "dataCorrupted", at: "fields.x.value.Index 1")
+        malformed(#"{"x":{"value":[2.5,"3"]}}"#, "dataCorrupted", at: "fields.x.value.Index 1")
+    }
+
+    @Test(
+        "Arrays of objects nested 40 deep are read once, not once per way of reading them",
+        .timeLimit(.minutes(1)))
+    func deeplyNestedArraysOfObjects() throws {
+        // Before, each level read its elements as objects, and again one by one when a later
+        // element was not an object: twice the work per level, 2^40 reads here.
+        var nested = "1"
+        for _ in 0..<40 { nested = #"[{"a":\#(nested)},1]"# }
+        let record = try Self.record(#"{"recordName":"n","recordType":"T","extra":\#(nested),"fields":{}}"#)
+        #expect(record == Record(recordType: "T", recordName: "n"))
+        malformed(#"{"x":{"value":\#(nested)}}"#, "dataCorrupted", at: "fields.x.value.Index 0")
+    }
+
+    @Test("A number beyond a Double's range is corrupt at its own place, wherever it is")
+    func numberBeyondDouble() {
+        let error = malformed(#"{"x":{"type":"DOUBLE","value":1e400}}"#, "dataCorrupted", at: "fields.x.value")
+        #expect(error?.context?.debugDescription.hasPrefix("The number is beyond the range of a Double") == true)
+        malformed(#"{"x":{"value":[1.5,1e400]}}"#, "dataCorrupted", at: "fields.x.value.Index 1")
+        malformed(
+            #"{"x":{"type":"LOCATION","value":{"latitude":1e400,"longitude":1}}}"#, "dataCorrupted",
+            at: "fields.x.value.latitude")
+        expectDecodingError("dataCorrupted", at: "created.timestamp") {
+            _ = try Self.record(#"{"recordName":"n","recordType":"T","created":{"timestamp":1e400}}"#)
+        }
+        expectDecodingError("dataCorrupted", at: "extra.Index 0.a") {
+            _ = try Self.record(#"{"recordName":"n","recordType":"T","extra":[{"a":-1e400}]}"#)
+        }
+    }
+
+    @Test("A null `fields` is a record without fields, as a missing one is")
+    func nullFields() throws {
+        #expect(
+            try Self.record(#"{"recordName":"n","recordType":"T","fields":null}"#)
+                == Record(recordType: "T", recordName: "n"))
+    }
+
+    @Test("Empty metadata is no metadata: equal, hashed alike, and equal again after the wire")
+    func emptyMetadata() throws {
+        let bare = Record(recordType: "N", recordName: "n")
+        let empty = Record(recordType: "N", recordName: "n", metadata: RecordMetadata())
+        #expect(empty.metadata == RecordMetadata())
+        #expect(bare == empty)
+        #expect(Set([bare, empty]).count == 1)
+        #expect(try Self.record(Self.json(empty)) == empty)
+        #expect(empty != Record(recordType: "N", recordName: "n", metadata: RecordMetadata(deleted: true)))
+        #expect(empty != Record(recordType: "N", recordName: "n", metadata: RecordMetadata(changeTag: "e")))
+    }
+
+    @Test("An asset with a negative size is an encoding error, as reading one is a decoding error")
+    func negativeAssetSize() {
+        let record = Record(
+            recordType: "T", recordName: "n",
+            fields: [
+                "a": .asset(RecordAsset(fileChecksum: "c", size: -1)), "l": .list([.asset(RecordAsset(size: -2))]),
+            ])
+        let error = expectEncodingError(at: "fields.a.value.size") {
+            _ = try JSONEncoder().encode(Record(recordType: "T", recordName: "n", fields: ["a": record["a"]!]))
+        }
+        #expect(error?.context?.debugDescription == "An asset's size of -1 bytes is not valid.")
+        expectEncodingError(at: "fields.l.value.Index 0.size") {
+            _ = try JSONEncoder().encode(Record(recordType: "T", recordName: "n", fields: ["l": record["l"]!]))
+        }
+    }
 }

@@ -33,12 +33,16 @@ extension RecordDecodingEngine {
         var decoder = makeValueDecoder(for: value, at: path, canRestartAsJSON: true)
         defer { recycle(&decoder) }
         do {
-            return try T(from: decoder)
+            let decoded = try T(from: decoder)
+            // A value that caught the signal to restart as JSON and went on has not read its
+            // JSON: what it made of the signal is not the value.
+            guard decoder.needsJSON else { return decoded }
         } catch  where decoder.needsJSON {
-            // The value is stored as JSON: decode it whole with the JSON decoder.
-            guard case .bytes(let data) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
-            return try decodeJSON(type, from: data, at: path)
+            // The value is stored as JSON.
         }
+        // Decode the value whole with the JSON decoder.
+        guard case .bytes(let data) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
+        return try decodeJSON(type, from: data, at: path)
     }
 
     /// The value of a type with a fixed mapping. (A list type whose field holds JSON bytes takes
@@ -293,37 +297,65 @@ enum Unbox {
 /// Exact parsing of decimal text.
 ///
 /// Foundation's `Decimal(string:)` reads as much of the text as it can and rounds digits it cannot
-/// hold; a record decoder must refuse both, so the text is checked first.
+/// hold; a record decoder must refuse both. So the text must be a plain decimal number, and the
+/// `Decimal` read from it must write back the same number.
 enum DecimalText {
-    /// The most significant digits a `Decimal` holds exactly.
-    static let maximumDigits = 38
+    /// The most significant digits any `Decimal` holds: its significand reaches 2^128 − 1, which
+    /// has 39. Longer text is refused before it is parsed.
+    static let maximumDigits = 39
 
     static func parse(_ text: String) -> Decimal? {
         if text == "NaN" { return Decimal.nan }
-        guard let digits = significantDigits(in: text), digits <= maximumDigits else { return nil }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        guard let number = PlainNumber(text), number.digits.count <= maximumDigits,
+            let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
+            PlainNumber(decimal.description) == number
+        else { return nil }
+        return decimal
     }
 
-    /// How many significant digits `text` has, or `nil` if it is not a plain decimal number:
-    /// an optional `-`, digits with at most one `.`, and an optional exponent.
-    private static func significantDigits(in text: String) -> Int? {
-        var bytes = Substring(text).utf8[...]
-        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        let mantissa = bytes.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
-        let exponent = bytes.dropFirst(mantissa.count)
-        if !exponent.isEmpty {
-            var exponentDigits = exponent.dropFirst()
-            if exponentDigits.first == UInt8(ascii: "-") || exponentDigits.first == UInt8(ascii: "+") {
-                exponentDigits = exponentDigits.dropFirst()
+    /// A plain decimal number — an optional `-`, digits with at most one `.`, an optional
+    /// exponent — reduced to its sign, its significant digits and the power of ten of the last
+    /// one, so that two texts of one number compare equal.
+    private struct PlainNumber: Equatable {
+        var isNegative: Bool
+        var digits: [UInt8]
+        var exponent: Int
+
+        init?(_ text: String) {
+            var bytes = Substring(text).utf8[...]
+            isNegative = bytes.first == UInt8(ascii: "-")
+            if isNegative { bytes = bytes.dropFirst() }
+            let mantissa = bytes.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+            var exponentText = bytes.dropFirst(mantissa.count)
+            exponent = 0
+            if !exponentText.isEmpty {
+                exponentText = exponentText.dropFirst()
+                if exponentText.first == UInt8(ascii: "+") { exponentText = exponentText.dropFirst() }
+                // Beyond any Decimal's exponent, and far from overflowing the arithmetic below.
+                guard let written = Int(String(decoding: exponentText, as: UTF8.self)),
+                    (-100_000...100_000).contains(written)
+                else { return nil }
+                exponent = written
             }
-            guard !exponentDigits.isEmpty, exponentDigits.allSatisfy(isDigit) else { return nil }
+            let parts = mantissa.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            guard parts.count <= 2, mantissa.count > parts.count - 1, mantissa.count <= 100_000,
+                parts.allSatisfy({ $0.allSatisfy(Self.isDigit) })
+            else { return nil }
+            let fraction = parts.count == 2 ? Array(parts[1]) : []
+            exponent -= fraction.count
+            var all = Array(parts[0]) + fraction
+            while all.last == UInt8(ascii: "0") {
+                all.removeLast()
+                exponent += 1
+            }
+            digits = Array(all.drop { $0 == UInt8(ascii: "0") })
+            if digits.isEmpty {
+                // Zero has no sign and no exponent.
+                isNegative = false
+                exponent = 0
+            }
         }
-        let points = mantissa.filter { $0 == UInt8(ascii: ".") }.count
-        let digits = mantissa.filter { $0 != UInt8(ascii: ".") }
-        guard points <= 1, !digits.isEmpty, digits.allSatisfy(isDigit) else { return nil }
-        let significant = digits.drop { $0 == UInt8(ascii: "0") }.reversed().drop { $0 == UInt8(ascii: "0") }
-        return significant.count
-    }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { (48...57).contains(byte) }
+        private static func isDigit(_ byte: UInt8) -> Bool { (48...57).contains(byte) }
+    }
 }

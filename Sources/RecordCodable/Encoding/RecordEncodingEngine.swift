@@ -106,7 +106,7 @@ final class RecordEncodingEngine: Encoder {
     /// Whether `keyName` is the model's identifier, which names the record instead of being a
     /// field. Lengths are compared first: most keys differ from the identifier in length.
     @inline(__always)
-    private func isIdentifier(_ keyName: String) -> Bool {
+    func isIdentifier(_ keyName: String) -> Bool {
         guard let identifierKey = options.identifierKey else { return false }
         return keyName.utf8.count == identifierKey.utf8.count && keyName == identifierKey
     }
@@ -171,6 +171,10 @@ final class RecordEncodingEngine: Encoder {
             pendingFields.remove(at: index)
         }
         let value = TreeValue()
+        if let kind, fieldWriter.hasValue(forKeyNamed: name, key) || (isIdentifier(name) && recordName != nil) {
+            // A nested container after a value under its key.
+            value.noteValueAlreadyWritten(kind, forKey: key, at: .root)
+        }
         if !skips(named: name) { pendingFields.append((key, value)) }
         return value
     }

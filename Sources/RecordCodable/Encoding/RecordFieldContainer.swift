@@ -90,8 +90,13 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func storeInteger(_ value: some FixedWidthInteger, forKey key: Key) throws {
         let name = key.stringValue
         if engine.skips(named: name) { return }
-        let number = try integer(value, at: .field(key))
-        try engine.store(number.value, size: number.size, forKey: key, named: name)
+        guard let number = Int64(exactly: value) else {
+            // Too large for a field; but an identifier names the record with its digits, whatever
+            // their number.
+            guard engine.isIdentifier(name) else { throw EncodingError.integerOverflow(value, at: .field(key)) }
+            return try engine.store(.string(String(value)), size: 0, forKey: key, named: name)
+        }
+        try engine.store(.int64(number), size: 8, forKey: key, named: name)
     }
 }
 

@@ -71,6 +71,20 @@ struct RecordFieldWriter {
         if !strategy.isCustom { writtenKeys.append(KnownField(keyName: keyName, fieldName: name)) }
     }
 
+    /// Whether a value is written under `key`, whose name is `keyName`. (Asked only when a model
+    /// asks for a nested container, so it may cost a search.)
+    func hasValue(forKeyNamed keyName: String, _ key: some CodingKey) -> Bool {
+        if followsLayout {
+            // The places before the next one hold values, but for those skipped.
+            guard let place = layout.fields[..<nextPlace].firstIndex(where: { $0.keyName == keyName }) else {
+                return false
+            }
+            return !skippedPlaces.contains(place)
+        }
+        guard let name = try? fieldName(for: keyName, key) else { return false }
+        return fields[name] != nil
+    }
+
     /// Sets or removes the field `name` by hashing its name, the way a dictionary is filled by hand.
     private mutating func replace(_ value: __owned RecordValue?, size valueSize: Int, name: String) {
         let previous: RecordValue?

@@ -37,11 +37,36 @@ final class TreeValue: Encodable {
         }
     }
 
+    /// How many containers deep the value is, counting from the record's field, which is 1.
+    private let depth: Int
     private var content = Content.nothing
+    /// Whether the value was written whole under a key or as an element, rather than built through
+    /// a super encoder, which Foundation's JSON encoder stores only when it is released.
+    private var isWrittenWhole = false
     private var members: [String: TreeValue] = [:]
     private var elements: [TreeValue] = []
     /// The first misuse of this value's containers, if any.
     private var misuse: EncodingError?
+
+    /// The most containers a value nests: as many as Foundation's JSON encoder writes. Deeper
+    /// nesting is a misuse, found as it is built, before the values nest deeper than the stack
+    /// that walks them can go.
+    static let maximumDepth = 511
+
+    /// Set for a value that stands for everything a model writes deeper than the deepest a value
+    /// nests, which is never stored: the path where the nesting went too deep, which all of its
+    /// containers have. So writing deeper still builds no longer paths and no more values.
+    private var sinkNode: CodingPathNode?
+
+    /// A value `depth` containers deep; a record's field is 1.
+    init(depth: Int = 1) {
+        self.depth = depth
+    }
+
+    private convenience init(sinkAt node: CodingPathNode, depth: Int) {
+        self.init(depth: depth)
+        sinkNode = node
+    }
 
     func encode(to encoder: any Encoder) throws {
         switch content {
@@ -89,6 +114,7 @@ final class TreeValue: Encodable {
     /// Sets the value's single value, or `nil` for `nil`, unless it already holds something: a
     /// second value through one single value container is a misuse.
     func set(_ value: (any Encodable)?, at node: CodingPathNode) {
+        if sinkNode != nil { return }
         guard case .nothing = content else {
             let what = value == nil ? "nil" : "a value"
             let carried: Any = if let value { value } else { Optional<Any>.none as Any }
@@ -102,17 +128,19 @@ final class TreeValue: Encodable {
 
     /// A value that holds `content` from the start: a plain value written under a key or as an
     /// element is complete when it is made, so it cannot be misused.
-    fileprivate convenience init(_ content: Content) {
-        self.init()
+    fileprivate convenience init(_ content: Content, depth: Int) {
+        self.init(depth: depth)
         self.content = content
+        if case .nothing = content {} else { isWrittenWhole = true }
     }
 
     /// A new member for `key` that holds `content`, replacing any there was, as writing a value
     /// under a key does.
     @discardableResult
     fileprivate func member(_ key: some CodingKey, _ content: Content = .nothing) -> TreeValue {
+        if sinkNode != nil { return self }
         self.content = .object
-        let member = TreeValue(content)
+        let member = TreeValue(content, depth: depth &+ 1)
         members[key.stringValue] = member
         return member
     }
@@ -125,24 +153,33 @@ final class TreeValue: Encodable {
 
     /// What a nested container of `kind` under `key`, below `node`, writes into when this value
     /// is the key's: this value when it already is a container of that kind, as Foundation's JSON
-    /// encoder hands back the same container; `nil` when this value is not a container, and is
-    /// replaced. A container of the other kind is a misuse, noted here, and its writes go to a
-    /// value of their own that is never stored.
+    /// encoder hands back the same container; `nil` when a super encoder built this value, or
+    /// nothing has, and it is replaced. A container of the other kind, or after a value written
+    /// whole, is a misuse, noted here, and its writes go to a value of their own that is never
+    /// stored.
     func reused(as kind: ContainerKind, forKey key: some CodingKey, at node: CodingPathNode) -> TreeValue? {
-        guard let existingKind = containerKind else { return nil }
-        if existingKind == kind { return self }
-        noteMisuse(
-            Optional<Any>.none as Any, at: node.appending(key),
-            "Cannot create \(kind.description) for key '\(key.stringValue)': \(existingKind.description) was "
-                + "already created for it.")
-        return TreeValue()
+        switch containerKind {
+        case kind?:
+            return self
+        case let existingKind?:
+            noteMisuse(
+                Optional<Any>.none as Any, at: node.appending(key),
+                "Cannot create \(kind.description) for key '\(key.stringValue)': \(existingKind.description) was "
+                    + "already created for it.")
+        case nil:
+            // A value built through a super encoder is replaced; one written whole is not.
+            guard isWrittenWhole else { return nil }
+            noteValueAlreadyWritten(kind, forKey: key, at: node)
+        }
+        return TreeValue(depth: depth)
     }
 
     /// Appends a new element that holds `content`.
     @discardableResult
     fileprivate func appendElement(_ content: Content = .nothing) -> TreeValue {
+        if sinkNode != nil { return self }
         self.content = .array
-        let element = TreeValue(content)
+        let element = TreeValue(content, depth: depth &+ 1)
         elements.append(element)
         return element
     }
@@ -153,18 +190,28 @@ final class TreeValue: Encodable {
         -> KeyedEncodingContainer<Key>
     {
         let target = becoming(.keyed, at: node)
-        return KeyedEncodingContainer(TreeKeyedContainer(value: target, node: node, userInfo: userInfo))
+        return KeyedEncodingContainer(
+            TreeKeyedContainer(value: target, node: target.sinkNode ?? node, userInfo: userInfo))
     }
 
     func unkeyedContainer(at node: CodingPathNode, userInfo: [CodingUserInfoKey: Any])
         -> any UnkeyedEncodingContainer
     {
-        TreeUnkeyedContainer(value: becoming(.unkeyed, at: node), node: node, userInfo: userInfo)
+        let target = becoming(.unkeyed, at: node)
+        return TreeUnkeyedContainer(value: target, node: target.sinkNode ?? node, userInfo: userInfo)
     }
 
     /// This value as a container of `kind`; a value of its own, never stored, when this one already
     /// holds something else, which is a misuse.
     private func becoming(_ kind: ContainerKind, at node: CodingPathNode) -> TreeValue {
+        if sinkNode != nil { return self }
+        guard depth <= Self.maximumDepth else {
+            noteMisuse(
+                Optional<Any>.none as Any, at: node,
+                "Too many nested arrays or dictionaries: a value nests at most \(Self.maximumDepth) containers "
+                    + "deep.")
+            return TreeValue(sinkAt: node, depth: depth)
+        }
         switch (content, kind) {
         case (.nothing, .keyed), (.object, .keyed):
             content = .object
@@ -174,12 +221,20 @@ final class TreeValue: Encodable {
             noteMisuse(
                 Optional<Any>.none as Any, at: node,
                 "Cannot create \(kind.description): \(contentDescription) was already encoded at this path.")
-            return TreeValue()
+            return TreeValue(depth: depth)
         }
         return self
     }
 
     // MARK: Misuse
+
+    /// Notes that a nested container of `kind` was asked for under `key`, below `node`, after a
+    /// value was written there: Foundation's JSON encoder stops the program for that.
+    func noteValueAlreadyWritten(_ kind: ContainerKind, forKey key: some CodingKey, at node: CodingPathNode) {
+        noteMisuse(
+            Optional<Any>.none as Any, at: node.appending(key),
+            "Cannot create \(kind.description) for key '\(key.stringValue)': a value was already encoded for it.")
+    }
 
     private func noteMisuse(_ value: Any, at node: CodingPathNode, _ description: String) {
         if misuse == nil { misuse = .invalid(value, at: node.path, description) }

@@ -227,6 +227,9 @@ private struct ListContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt128) throws { try encoder.append(integer(value, at: elementPath)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
+        // A collection of optionals is JSON by its type, not only when it holds a `nil`: so that
+        // its field's type does not change with its content. Asked once, at the first element.
+        if count == 0, T.self is any OptionalMarker.Type { throw encoder.noNativeForm() }
         try encoder.append(encoder.engine.encodeElement(value, at: elementPath))
     }
 

@@ -93,9 +93,12 @@ public struct Record: Hashable, Sendable {
 
 extension Record {
     /// Whether two records have the same type, name, fields and metadata.
+    ///
+    /// Empty metadata, `RecordMetadata()`, is the same as none: the server has said nothing about
+    /// either record, and neither writes any metadata to CloudKit's JSON.
     public static func == (first: Record, second: Record) -> Bool {
         first.recordType == second.recordType && first.recordName == second.recordName
-            && first.fields == second.fields && first.metadata == second.metadata
+            && first.fields == second.fields && first.serverMetadata == second.serverMetadata
     }
 
     /// Hashes the record's type, name, fields and metadata: the parts that `==` compares.
@@ -103,7 +106,13 @@ extension Record {
         hasher.combine(recordType)
         hasher.combine(recordName)
         hasher.combine(fields)
-        hasher.combine(metadata)
+        hasher.combine(serverMetadata)
+    }
+
+    /// The metadata, unless it is empty: what the server has said about the record.
+    private var serverMetadata: RecordMetadata? {
+        guard let metadata = metadataBox?.value, metadata != RecordMetadata() else { return nil }
+        return metadata
     }
 
     /// A record whose metadata is already boxed.

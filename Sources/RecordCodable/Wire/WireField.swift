@@ -76,7 +76,7 @@ enum WireField {
         case .double(let number): return try finite(number, at: path())
         case .bytes(let data): return .string(data.base64EncodedString())
         case .date(let date): return try milliseconds(date, at: path())
-        case .asset(let asset): return self.asset(asset)
+        case .asset(let asset): return try self.asset(asset, at: path())
         case .reference(let reference): return self.reference(reference)
         case .location(let location): return try self.location(location, at: path())
         case .list:
@@ -102,10 +102,17 @@ enum WireField {
         return .int64(milliseconds)
     }
 
-    private static func asset(_ asset: RecordAsset) -> WireJSON {
+    private static func asset(_ asset: RecordAsset, at path: @autoclosure () -> [any CodingKey]) throws -> WireJSON {
         var object: [String: WireJSON] = [:]
         object.set("fileChecksum", asset.fileChecksum.map(WireJSON.string))
-        object.set("size", asset.size.map { .int64(Int64($0)) })
+        if let size = asset.size {
+            guard size >= 0 else {
+                throw EncodingError.invalid(
+                    size, at: path() + [AnyCodingKey(stringValue: "size")],
+                    "An asset's size of \(size) bytes is not valid.")
+            }
+            object["size"] = .int64(Int64(size))
+        }
         object.set("referenceChecksum", asset.referenceChecksum.map(WireJSON.string))
         object.set("wrappingKey", asset.wrappingKey.map(WireJSON.string))
         object.set("receipt", asset.receipt.map(WireJSON.string))
@@ -192,7 +199,16 @@ enum WireField {
     private static func inferred(from reader: WireReader) throws -> RecordValue {
         guard case .array = reader.value else { return try inferredScalar(from: reader) }
         let elements = try reader.elements()
-        let values = try elements.map(inferredScalar)
+        var values = try elements.map(inferredScalar)
+        // JSON writes a whole double as an integer, so integers among doubles are doubles, when a
+        // double holds them exactly: `[1, 2.5]` is a DOUBLE_LIST.
+        if values.contains(where: { if case .double = $0 { true } else { false } }) {
+            for index in values.indices {
+                if case .int64(let integer) = elements[index].value, let number = Double(exactly: integer) {
+                    values[index] = .double(number)
+                }
+            }
+        }
         if let first = values.first, let index = values.firstIndex(where: { !$0.isSameKind(as: first) }) {
             throw elements[index].corrupted(
                 "A list holds values of one type, but this element is \(values[index].kindDescription) "

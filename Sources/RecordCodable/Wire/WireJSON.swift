@@ -22,38 +22,82 @@ indirect enum WireJSON: Codable, Hashable, Sendable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         // Foundation's decoder offers no way to ask which kind a value is, so each kind is tried,
-        // the likeliest first. An integral number reads as Int64 first, so that every digit of a
-        // large one is kept.
+        // the likeliest first. A try of the wrong kind fails at once, at this value's own path.
+        // A try that fails in any other way found the right kind with something wrong in it, and
+        // its error is the answer: so no part of the JSON is read twice, however deep it nests,
+        // and an error names the value that is wrong.
         if container.decodeNil() {
             self = .null
-        } else if let string = try? container.decode(String.self) {
+        } else if let string = try Self.attempt(String.self, in: container) {
             self = .string(string)
-        } else if let object = try? container.decode([String: WireJSON].self) {
+        } else if let object = try Self.attempt([String: WireJSON].self, in: container) {
             self = .object(object)
         } else if let number = try? container.decode(Int64.self) {
-            self = .int64(number)
-        } else if let number = try? container.decode(Double.self) {
+            // An integral number reads as Int64 first, so that every digit of a large one is kept.
+            self = number == 0 ? Self.zero(in: container) : .int64(number)
+        } else if let number = try Self.attempt(Double.self, in: container) {
             self = .double(number)
-        } else if let bool = try? container.decode(Bool.self) {
+        } else if let bool = try Self.attempt(Bool.self, in: container) {
             self = .bool(bool)
         } else {
             self = .array(try Self.elements(of: container))
         }
     }
 
-    /// The elements of an array. A list's elements are all of one kind, so the whole array is
-    /// first read as one: each element of a mixed array would otherwise cost a failed try or
-    /// more, and a failed try costs an error.
-    private static func elements(of container: any SingleValueDecodingContainer) throws -> [WireJSON] {
-        if let integers = try? container.decode([Int64].self) { return integers.map(WireJSON.int64) }
-        if let strings = try? container.decode([String].self) { return strings.map(WireJSON.string) }
-        if let objects = try? container.decode([[String: WireJSON]].self) { return objects.map(WireJSON.object) }
-        if let numbers = try? container.decode([Double].self) {
-            // Integers among fractions: a number that is integral and within Int64 reads as one,
-            // as it does alone.
-            return numbers.map { number in Int64(exactly: number).map(WireJSON.int64) ?? .double(number) }
+    /// The value as a `T`, or `nil` when it is not of `T`'s kind at all.
+    private static func attempt<T: Decodable>(
+        _ type: T.Type, in container: any SingleValueDecodingContainer
+    ) throws -> T? {
+        do {
+            return try container.decode(type)
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == container.codingPath.count
+        {
+            return nil
+        } catch let error where !(error is DecodingError) {
+            // Foundation's JSON decoder finds a number beyond a Double's range only as it reads
+            // it, and throws an error of its own that it reports for the whole document as "not
+            // valid JSON": this value is the one it means.
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: container.codingPath,
+                    debugDescription: "The number is beyond the range of a Double (\(error)).",
+                    underlyingError: error))
         }
+    }
+
+    /// A zero, which JSON can sign: `-0` is the double minus zero, so that it reads back as it
+    /// was written; `0` is the integer.
+    private static func zero(in container: any SingleValueDecodingContainer) -> WireJSON {
+        guard let number = try? container.decode(Double.self), number.sign == .minus else { return .int64(0) }
+        return .double(number)
+    }
+
+    /// The elements of an array. A list's elements are all of one kind, so an array of plain
+    /// values is first read as one: each element would otherwise cost a failed try or more, and a
+    /// failed try costs an error. A plain value has nothing inside it, so a failed read of the
+    /// whole array costs at most one pass over it, never a second reading of what nests in it.
+    private static func elements(of container: any SingleValueDecodingContainer) throws -> [WireJSON] {
+        if let integers = try? container.decode([Int64].self) {
+            // A zero may be minus zero, which only its double tells.
+            guard integers.contains(0), let doubles = try? container.decode([Double].self) else {
+                return integers.map(WireJSON.int64)
+            }
+            return zip(integers, doubles).map { integer, number in
+                integer == 0 && number.sign == .minus ? .double(number) : .int64(integer)
+            }
+        }
+        if let strings = try? container.decode([String].self) { return strings.map(WireJSON.string) }
+        if let doubles = try? container.decode([Double].self) { return numbers(doubles) }
         return try container.decode([WireJSON].self)
+    }
+
+    /// Numbers read as doubles, each as it reads alone: an integral one within `Int64` as an
+    /// integer, unless it is minus zero.
+    private static func numbers(_ doubles: [Double]) -> [WireJSON] {
+        doubles.map { number in
+            if number == 0 && number.sign == .minus { return .double(number) }
+            return Int64(exactly: number).map(WireJSON.int64) ?? .double(number)
+        }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -145,7 +189,9 @@ struct WireReader {
         case .int64(let number):
             return number
         case .double(let number):
-            throw corrupted("Number \(number) is not an integer within Int64.")
+            // Minus zero is the one integral double that reads as one: it is the integer zero.
+            guard number == 0 else { throw corrupted("Number \(number) is not an integer within Int64.") }
+            return 0
         default:
             throw mismatch(Int64.self)
         }
