@@ -624,6 +624,68 @@ struct ContainerTests {
         if rewrite == .singleTwice { #expect(error?.value as? Int == 2) }
     }
 
+    /// A value that throws when it is encoded.
+    struct Refusing: Encodable {
+        struct Refusal: Error {}
+        func encode(to encoder: any Encoder) throws { throw Refusal() }
+    }
+
+    /// A class whose value changes after the model writes it.
+    final class Counter: Encodable {
+        var count = 1
+        /// The coding path the counter was encoded at.
+        var encodedAt: [String] = []
+
+        enum Keys: CodingKey { case count }
+
+        func encode(to encoder: any Encoder) throws {
+            encodedAt = encoder.codingPath.map(\.stringValue)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(count, forKey: .count)
+        }
+    }
+
+    /// Writes through the record's nested containers the way Foundation's JSON encoder lets a
+    /// model: catching a value's error and writing another, and changing a class after writing it.
+    struct WritesAsWritten: Encodable {
+        let counter: Counter
+        let elementCounter: Counter
+
+        enum Keys: CodingKey { case id, a, x, y, list }
+
+        func encode(to encoder: any Encoder) throws {
+            var record = encoder.container(keyedBy: Keys.self)
+            try record.encode("w1", forKey: .id)
+            var nested = record.nestedContainer(keyedBy: Keys.self, forKey: .a)
+            do {
+                try nested.encode(Refusing(), forKey: .x)
+            } catch is Refusing.Refusal {
+                try nested.encode("fallback", forKey: .x)
+            }
+            try nested.encode(counter, forKey: .y)
+            counter.count = 2
+            var list = nested.nestedUnkeyedContainer(forKey: .list)
+            try? list.encode(Refusing())
+            try list.encode(elementCounter)
+            elementCounter.count = 2
+        }
+    }
+
+    @Test("A value written into a nested container is encoded as it is written, as in Foundation's JSON encoder")
+    func nestedContainerWritesAsWritten() throws {
+        let record = try RecordEncoder().encode(WritesAsWritten(counter: Counter(), elementCounter: Counter()))
+        let expected = #"{"list":[{"count":1}],"x":"fallback","y":{"count":1}}"#
+        #expect(record["a"] == .bytes(Data(expected.utf8)))
+        let model = WritesAsWritten(counter: Counter(), elementCounter: Counter())
+        #expect(try foundationJSON(of: model).contains(#""a":\#(expected)"#))
+        // The value sees its full coding path. (Foundation's encoder leaves out the nested
+        // container's own key here.)
+        #expect(model.counter.encodedAt == ["y"])
+        let counter = Counter()
+        _ = try RecordEncoder().encode(WritesAsWritten(counter: counter, elementCounter: Counter()))
+        #expect(counter.encodedAt == ["a", "y"])
+    }
+
     /// Nests unkeyed or keyed containers `depth` deep below the field `deep`, and writes 1 in
     /// the deepest.
     struct DeepContainers: Encodable {

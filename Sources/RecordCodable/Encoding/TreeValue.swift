@@ -6,8 +6,13 @@ import Foundation
 /// Such a value has no single Swift value behind it, and the model may go on writing into it until
 /// its `encode(to:)` returns. So the pieces are kept here, and when the record is finished the
 /// tree, which is itself `Encodable`, is stored like any other value: natively when it is a single
-/// value or a list of them, as JSON otherwise. Each piece keeps its own type until then, so a
-/// `Date` in a nested container becomes a date as it would anywhere else.
+/// value or a list of them, as JSON otherwise.
+///
+/// A value written into the tree is encoded into it as it is written, as Foundation's JSON encoder
+/// does: its errors reach the model at the write, where it can catch them, and a class instance is
+/// kept as it was then. Only a value whose type has a fixed mapping, such as a `Date`, or that is
+/// stored apart from the record, a linked model or an asset value, is kept whole until the record
+/// is finished, so that it becomes a date, a reference or an asset as it would anywhere else.
 ///
 /// The containers behave as Foundation's JSON encoder's do: asking twice for a nested container of
 /// one kind under one key hands back the same container, so both writes are kept; a value written
@@ -111,6 +116,22 @@ final class TreeValue: Encodable {
         }
     }
 
+    /// Writes `value` as this value's own single value, below `node`: kept whole when its type has
+    /// a fixed mapping or is stored apart from the record, else encoded into this value now.
+    func write<T: Encodable>(_ value: T, at node: CodingPathNode, userInfo: [CodingUserInfoKey: Any]) throws {
+        guard sinkNode == nil else { return }
+        if case .nothing = content, !Self.isKeptWhole(value) {
+            try value.encode(to: TreeEncoder(value: self, node: node, userInfo: userInfo))
+        } else {
+            set(value, at: node)
+        }
+    }
+
+    /// Whether `value` is kept as it is until the record is finished.
+    private static func isKeptWhole<T: Encodable>(_ value: T) -> Bool {
+        SpecialType(T.self) != nil || value is any LinkedRecord || value is any RecordAssetValue
+    }
+
     /// Sets the value's single value, or `nil` for `nil`, unless it already holds something: a
     /// second value through one single value container is a misuse.
     func set(_ value: (any Encodable)?, at node: CodingPathNode) {
@@ -143,6 +164,19 @@ final class TreeValue: Encodable {
         let member = TreeValue(content, depth: depth &+ 1)
         members[key.stringValue] = member
         return member
+    }
+
+    /// Writes `value` as the member for `key`, below `node`, replacing any there was once it is
+    /// written: a value that throws leaves the key as it was, as in Foundation's JSON encoder.
+    fileprivate func member<T: Encodable>(
+        _ key: some CodingKey, writing value: T, at node: CodingPathNode, userInfo: [CodingUserInfoKey: Any]
+    ) throws {
+        if sinkNode != nil { return }
+        let member = TreeValue(depth: depth &+ 1)
+        member.isWrittenWhole = true
+        try member.write(value, at: node.appending(key), userInfo: userInfo)
+        content = .object
+        members[key.stringValue] = member
     }
 
     /// The member for `key` that a nested container of `kind` writes into: the one there, or a
@@ -182,6 +216,19 @@ final class TreeValue: Encodable {
         let element = TreeValue(content, depth: depth &+ 1)
         elements.append(element)
         return element
+    }
+
+    /// Writes `value` as a new element, below `node`, appended once it is written: a value that
+    /// throws adds no element, as in Foundation's JSON encoder.
+    fileprivate func appendElement<T: Encodable>(
+        writing value: T, at node: CodingPathNode, userInfo: [CodingUserInfoKey: Any]
+    ) throws {
+        if sinkNode != nil { return }
+        let element = TreeValue(depth: depth &+ 1)
+        element.isWrittenWhole = true
+        try element.write(value, at: node.appending(index: elements.count), userInfo: userInfo)
+        content = .array
+        elements.append(element)
     }
 
     var elementCount: Int { elements.count }
@@ -273,7 +320,23 @@ struct TreeEncoder: Encoder, SingleValueEncodingContainer {
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
     func encodeNil() throws { value.set(nil, at: node) }
-    func encode<T: Encodable>(_ value: T) throws { self.value.set(value, at: node) }
+    func encode<T: Encodable>(_ value: T) throws { try self.value.write(value, at: node, userInfo: userInfo) }
+
+    // The plain values, which a value encoded into the tree ends in.
+    func encode(_ value: Bool) throws { self.value.set(value, at: node) }
+    func encode(_ value: String) throws { self.value.set(value, at: node) }
+    func encode(_ value: Double) throws { self.value.set(value, at: node) }
+    func encode(_ value: Float) throws { self.value.set(value, at: node) }
+    func encode(_ value: Int) throws { self.value.set(value, at: node) }
+    func encode(_ value: Int8) throws { self.value.set(value, at: node) }
+    func encode(_ value: Int16) throws { self.value.set(value, at: node) }
+    func encode(_ value: Int32) throws { self.value.set(value, at: node) }
+    func encode(_ value: Int64) throws { self.value.set(value, at: node) }
+    func encode(_ value: UInt) throws { self.value.set(value, at: node) }
+    func encode(_ value: UInt8) throws { self.value.set(value, at: node) }
+    func encode(_ value: UInt16) throws { self.value.set(value, at: node) }
+    func encode(_ value: UInt32) throws { self.value.set(value, at: node) }
+    func encode(_ value: UInt64) throws { self.value.set(value, at: node) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func encode(_ value: Int128) throws { self.value.set(value, at: node) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
@@ -288,7 +351,9 @@ private struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     var codingPath: [any CodingKey] { node.path }
 
     mutating func encodeNil(forKey key: Key) throws { value.member(key, .null) }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { self.value.member(key, .single(value)) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try self.value.member(key, writing: value, at: node, userInfo: userInfo)
+    }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     mutating func encode(_ value: Int128, forKey key: Key) throws { self.value.member(key, .single(value)) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
@@ -324,7 +389,9 @@ private struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     var count: Int { value.elementCount }
 
     mutating func encodeNil() throws { value.appendElement(.null) }
-    mutating func encode<T: Encodable>(_ value: T) throws { self.value.appendElement(.single(value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try self.value.appendElement(writing: value, at: node, userInfo: userInfo)
+    }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     mutating func encode(_ value: Int128) throws { self.value.appendElement(.single(value)) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
