@@ -76,6 +76,38 @@ struct IdentityTests {
         }
     }
 
+    @Test(
+        "A record name that reads as an identifier the model writes otherwise is corrupt, not saved under a new name",
+        arguments: ["007", "+7", "-0", "0x7"])
+    func identifierWrittenOtherwise(_ name: String) throws {
+        struct Numbered: Codable, Equatable {
+            var id: Int
+        }
+        let error = expectDecodingError("dataCorrupted", at: "id") {
+            _ = try RecordDecoder().decode(Numbered.self, from: Record(recordType: "N", recordName: name))
+        }
+        if let number = Int(name, radix: 10) {
+            #expect(
+                error?.context?.debugDescription
+                    == "The record name '\(name)' reads as an identifier that encodes as '\(number)': saved again, "
+                    + "the model would make a new record. Make the identifier a String to keep such names.")
+        }
+    }
+
+    @Test("A UUID identifier reads only from the text it writes: upper case")
+    func uuidIdentifierCase() throws {
+        struct Identified: Codable, Equatable {
+            var id: UUID
+        }
+        let id = UUID()
+        let upper = Record(recordType: "I", recordName: id.uuidString)
+        #expect(try RecordDecoder().decode(Identified.self, from: upper).id == id)
+        expectDecodingError("dataCorrupted", at: "id") {
+            _ = try RecordDecoder().decode(
+                Identified.self, from: Record(recordType: "I", recordName: id.uuidString.lowercased()))
+        }
+    }
+
     @Test("A wrapper that encodes as a string can be the identifier")
     func wrappedIdentifier() throws {
         struct NoteID: Codable, Equatable {

@@ -218,24 +218,41 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
         return try engine.field(named: name).map { try Unbox.integer(type, from: $0, at: .field(key)) }
     }
 
-    /// The record's name read as an integer identifier.
+    /// The record's name read as an integer identifier. A name that is not the integer's own
+    /// text, such as "007", is refused: the model would save its record under another name.
     private func identifierNumber<I: FixedWidthInteger>(_ type: I.Type, forKey key: Key) throws -> I {
         let name = engine.record.recordName
         guard let number = I(name, radix: 10) else {
             throw DecodingError.corrupted("The record name '\(name)' is not a valid \(type).", at: .field(key))
         }
+        guard String(number) == name else { throw renamed(name, as: String(number), forKey: key) }
         return number
+    }
+
+    @inline(never)
+    private func renamed(_ name: String, as written: String, forKey key: Key) -> DecodingError {
+        DecodingError.corrupted(
+            "The record name '\(name)' reads as an identifier that encodes as '\(written)': saved again, the "
+                + "model would make a new record. Make the identifier a String to keep such names.",
+            at: .field(key))
     }
 
     /// The record's name as the identifier's type: text, a `UUID`, an integer, or a type that
     /// decodes from one of them.
     private func identifier<T: Decodable>(as type: T.Type, forKey key: Key) throws -> T {
         let name = engine.record.recordName
+        let identifier: T
         do {
-            return try engine.decodeField(type, from: .string(name), at: .field(key))
+            identifier = try engine.decodeField(type, from: .string(name), at: .field(key))
         } catch let error as DecodingError {
             throw DecodingError.corrupted(
                 "The record name '\(name)' cannot be read as \(type).", at: .field(key), underlyingError: error)
         }
+        // A UUID reads from lowercase text too, but writes uppercase.
+        if T.self == UUID.self {
+            let written = try reinterpret(identifier, as: UUID.self).uuidString
+            guard written == name else { throw renamed(name, as: written, forKey: key) }
+        }
+        return identifier
     }
 }
