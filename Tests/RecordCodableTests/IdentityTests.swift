@@ -241,6 +241,16 @@ struct IdentityTests {
         #expect(try RecordEncoder().encode(Note(id: "n", title: "")).recordType == "Note")
     }
 
+    @Test("An optional model is stored as the model it holds, with its record type")
+    func optionalModel() throws {
+        let note: Note? = Note(id: "n", title: "t")
+        let record = try RecordEncoder().encode(note)
+        #expect(record.recordType == "Note")
+        #expect(record == (try RecordEncoder().encode(Note(id: "n", title: "t"))))
+        #expect(try RecordDecoder().decode(Note?.self, from: record) == note)
+        expectEncodingError(at: "") { _ = try RecordEncoder().encode(Note?.none) }
+    }
+
     @Test("A generic type's record type has no generic arguments")
     func genericRecordType() throws {
         #expect(try RecordEncoder().encode(Box(value: 1)).recordType == "Box")

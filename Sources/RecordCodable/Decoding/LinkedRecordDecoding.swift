@@ -129,14 +129,3 @@ enum LinkedRecordDecoding {
         return none
     }
 }
-
-/// Optional's wrapped type, for telling an optional linked model from an optional reference.
-protocol OptionalValue {
-    static var wrappedType: Any.Type { get }
-    static var nilValue: Self { get }
-}
-
-extension Optional: OptionalValue {
-    static var wrappedType: Any.Type { Wrapped.self }
-    static var nilValue: Self { .none }
-}

@@ -164,7 +164,3 @@ struct NoNativeForm: Error {}
 /// values, which would otherwise pass for a native list.
 protocol DictionaryMarker {}
 extension Dictionary: DictionaryMarker {}
-
-/// Marks optionals, whose collections are stored as JSON whatever they hold.
-protocol OptionalMarker {}
-extension Optional: OptionalMarker {}

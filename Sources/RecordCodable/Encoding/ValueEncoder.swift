@@ -229,7 +229,7 @@ private struct ListContainer: UnkeyedEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) throws {
         // A collection of optionals is JSON by its type, not only when it holds a `nil`: so that
         // its field's type does not change with its content. Asked once, at the first element.
-        if count == 0, T.self is any OptionalMarker.Type { throw encoder.noNativeForm() }
+        if count == 0, T.self is any OptionalValue.Type { throw encoder.noNativeForm() }
         try encoder.append(encoder.engine.encodeElement(value, at: elementPath))
     }
 

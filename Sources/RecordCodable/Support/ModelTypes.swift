@@ -51,8 +51,7 @@ enum ModelTypes {
     static func info<T>(of type: T.Type) -> ModelTypeInfo {
         let id = ObjectIdentifier(type)
         if let info = cache[id] { return info }
-        let recordType = (type as? any RecordRepresentable.Type)?.recordType ?? plainName(of: type)
-        let info = ModelTypeInfo(recordType: recordType)
+        let info = ModelTypeInfo(recordType: recordType(of: type))
         cache[id] = info
         return info
     }
@@ -60,6 +59,13 @@ enum ModelTypes {
     /// Keeps the layout that `T`'s next records start from under `strategy`.
     static func noteLayout<T>(_ layout: FieldLayout, for strategy: RecordEncoder.KeyEncodingStrategy, of type: T.Type) {
         cache.update(ObjectIdentifier(type)) { info in info = info.withLayout(layout, for: strategy) }
+    }
+
+    /// The record type of a model of type `type`: its own, or its name. An optional model is
+    /// stored as the model it holds, so it has that model's record type.
+    private static func recordType(of type: Any.Type) -> String {
+        if let optional = type as? any OptionalValue.Type { return recordType(of: optional.wrappedType) }
+        return (type as? any RecordRepresentable.Type)?.recordType ?? plainName(of: type)
     }
 
     /// `T`'s name without its module or generic arguments: `Box<Int>` → `Box`.
