@@ -686,6 +686,47 @@ struct ContainerTests {
         #expect(counter.encodedAt == ["a", "y"])
     }
 
+    /// Writes collections whole through super encoders, and a value that fails half-way.
+    struct CollectionsThroughSuperEncoders: Encodable {
+        /// Writes a keyed container, then throws.
+        struct HalfWritten: Encodable {
+            enum Keys: CodingKey { case partial }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(1, forKey: .partial)
+                throw Refusing.Refusal()
+            }
+        }
+
+        enum Keys: CodingKey { case id, byUUID, optionals, numbers, retried }
+
+        func encode(to encoder: any Encoder) throws {
+            var record = encoder.container(keyedBy: Keys.self)
+            try record.encode("c1", forKey: .id)
+            var byUUID = record.superEncoder(forKey: .byUUID).singleValueContainer()
+            try byUUID.encode([UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)): "one"])
+            var optionals = record.superEncoder(forKey: .optionals).singleValueContainer()
+            try optionals.encode([1, 2] as [Int?])
+            var numbers = record.superEncoder(forKey: .numbers).singleValueContainer()
+            try numbers.encode([Int32](1...3))
+            var retried = record.superEncoder(forKey: .retried).singleValueContainer()
+            do {
+                try retried.encode(HalfWritten())
+            } catch is Refusing.Refusal {
+                try retried.encode("fallback")
+            }
+        }
+    }
+
+    @Test("Collections written through super encoders are stored as they would be as properties")
+    func collectionsThroughSuperEncoders() throws {
+        let record = try RecordEncoder().encode(CollectionsThroughSuperEncoders())
+        #expect(record["byUUID"] == .bytes(Data(#"["00000000-0000-0000-0000-000000000001","one"]"#.utf8)))
+        #expect(record["optionals"] == .bytes(Data("[1,2]".utf8)))
+        #expect(record["numbers"] == .list([.int64(1), .int64(2), .int64(3)]))
+        #expect(record["retried"] == .string("fallback"))
+    }
+
     /// Nests unkeyed or keyed containers `depth` deep below the field `deep`, and writes 1 in
     /// the deepest.
     struct DeepContainers: Encodable {
@@ -709,24 +750,24 @@ struct ContainerTests {
     }
 
     @Test(
-        "Nested containers 511 deep are stored, as by Foundation's JSON encoder; deeper is an error, not a crash",
+        "Nested containers 256 deep are stored; deeper is an error at the first level too deep, not a crash",
         arguments: [false, true])
     func deeplyNestedContainers(keyed: Bool) throws {
-        let stored = try RecordEncoder().encode(DeepContainers(depth: 511, keyed: keyed))
+        let stored = try RecordEncoder().encode(DeepContainers(depth: 256, keyed: keyed))
         let json =
             keyed
-            ? String(repeating: #"{"deep":"#, count: 511) + "1" + String(repeating: "}", count: 511)
-            : String(repeating: "[", count: 511) + "1" + String(repeating: "]", count: 511)
+            ? String(repeating: #"{"deep":"#, count: 256) + "1" + String(repeating: "}", count: 256)
+            : String(repeating: "[", count: 256) + "1" + String(repeating: "]", count: 256)
         #expect(stored["deep"] == .bytes(Data(json.utf8)))
 
-        let tooDeep = "deep" + String(repeating: keyed ? ".deep" : ".Index 0", count: 511)
-        for depth in [512, 10_000, 100_000] {
+        let tooDeep = "deep" + String(repeating: keyed ? ".deep" : ".Index 0", count: 256)
+        for depth in [257, 10_000, 100_000] {
             let error = expectEncodingError(at: tooDeep) {
                 _ = try RecordEncoder().encode(DeepContainers(depth: depth, keyed: keyed))
             }
             #expect(
                 error?.context?.debugDescription
-                    == "Too many nested arrays or dictionaries: a value nests at most 511 containers deep.")
+                    == "Too many nested arrays or dictionaries: a value nests at most 256 containers deep.")
         }
     }
 

@@ -322,6 +322,39 @@ struct LinkedRecordTests {
         #expect(missingOwner.owner == nil)
     }
 
+    /// A photo written by hand through the record's nested containers.
+    struct HandWrittenPhoto: Encodable {
+        var id = "hp1"
+        @Link.DeleteSelf var album = Album(id: "al1", title: "Summer")
+        @Link.Validate var albums = [Album(id: "al2", title: "Best")]
+        var members: [Author?] = [Author(id: "A1", name: "Ada"), Author(id: "A2", name: "Bo")]
+
+        enum Keys: CodingKey { case id, album, albums, members }
+
+        func encode(to encoder: any Encoder) throws {
+            var record = encoder.container(keyedBy: Keys.self)
+            try record.encode(id, forKey: .id)
+            var album = record.superEncoder(forKey: .album).singleValueContainer()
+            try album.encode(_album)
+            var albums = record.superEncoder(forKey: .albums).singleValueContainer()
+            try albums.encode(_albums)
+            try record.encode(members, forKey: .members)
+        }
+    }
+
+    @Test("Link actions and optional linked models hold through the record's nested containers")
+    func linksThroughNestedContainers() throws {
+        let records = try RecordEncoder().encodeGraph(HandWrittenPhoto())
+        let record = records[0]
+        #expect(record["album"] == .reference(RecordReference(recordName: "al1", action: .deleteSelf)))
+        #expect(record["albums"] == .list([.reference(RecordReference(recordName: "al2", action: .validate))]))
+        #expect(
+            record["members"]
+                == .list([.reference(RecordReference(recordName: "A1")), .reference(RecordReference(recordName: "A2"))])
+        )
+        #expect(Set(records.map(\.recordName)) == ["hp1", "al1", "al2", "A1", "A2"])
+    }
+
     @Test("The action wrappers are transparent in JSON")
     func wrappersInJSON() throws {
         let encoder = JSONEncoder()

@@ -161,6 +161,40 @@ struct NestedValueTests {
         }
     }
 
+    /// A payload that is either structured or raw bytes, and reads whichever it finds.
+    enum Payload: Codable, Equatable {
+        case named(String)
+        case raw(Data)
+
+        enum Keys: CodingKey { case name }
+
+        init(from decoder: any Decoder) throws {
+            if let container = try? decoder.container(keyedBy: Keys.self) {
+                self = .named(try container.decode(String.self, forKey: .name))
+            } else {
+                self = .raw(try decoder.singleValueContainer().decode(Data.self))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .named(let name):
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(name, forKey: .name)
+            case .raw(let data):
+                var container = encoder.singleValueContainer()
+                try container.encode(data)
+            }
+        }
+    }
+
+    @Test("A value that tries a keyed container and falls back to raw bytes reads both forms")
+    func keyedOrRawBytes() throws {
+        #expect(try roundTrip(Box(value: Payload.named("n")))["value"] == .bytes(Data(#"{"name":"n"}"#.utf8)))
+        #expect(try roundTrip(Box(value: Payload.raw(Data([0, 255, 7]))))["value"] == .bytes(Data([0, 255, 7])))
+        #expect(try roundTrip(Box(value: [Payload.raw(Data([1])), .named("m")]))["value"] != nil)
+    }
+
     @Test("A value that catches its own errors reads its JSON whole, as with Foundation's JSON decoder")
     func lenientValue() throws {
         let lenient = Lenient(name: "real")

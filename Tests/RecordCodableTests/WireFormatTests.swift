@@ -560,11 +560,21 @@ struct WireFormatTests {
         #expect(record["zeros"] == .list([.double(0), .double(-0.0)]))
     }
 
-    @Test("An integer list holding a zero keeps every digit of its other integers")
-    func zeroBesideLargeIntegers() throws {
+    @Test("An integer list keeps every digit of its integers, beside a zero or a number out of range")
+    func largeIntegersInLists() throws {
         let record = try Self.record(
             #"{"recordName":"n","recordType":"T","fields":{"x":{"type":"INT64_LIST","value":[0,9007199254740993]}}}"#)
         #expect(record["x"] == .list([.int64(0), .int64(9_007_199_254_740_993)]))
+        malformed(
+            #"{"x":{"type":"INT64_LIST","value":[9007199254740993,-9223372036854775809]}}"#, "dataCorrupted",
+            at: "fields.x.value.Index 1")
+        malformed(
+            #"{"x":{"type":"INT64_LIST","value":[9007199254740993,2.5]}}"#, "dataCorrupted",
+            at: "fields.x.value.Index 1")
+        let doubles = try Self.record(
+            #"{"recordName":"n","recordType":"T","fields":{"x":{"type":"DOUBLE_LIST","value":[9007199254740993,2.5]}}}"#
+        )
+        #expect(doubles["x"] == .list([.double(9_007_199_254_740_992), .double(2.5)]))
     }
 
     @Test("Without a type, integers among fractions are doubles; booleans and strings are not")
@@ -576,16 +586,42 @@ struct WireFormatTests {
     }
 
     @Test(
-        "Arrays of objects nested 40 deep are read once, not once per way of reading them",
+        "Arrays of objects nested in one another are read once each, not once per way of reading them",
         .timeLimit(.minutes(1)))
-    func deeplyNestedArraysOfObjects() throws {
+    func nestedArraysOfObjects() throws {
         // Before, each level read its elements as objects, and again one by one when a later
-        // element was not an object: twice the work per level, 2^40 reads here.
+        // element was not an object: twice the work per level, 2^7 reads of each copy here.
         var nested = "1"
-        for _ in 0..<40 { nested = #"[{"a":\#(nested)},1]"# }
-        let record = try Self.record(#"{"recordName":"n","recordType":"T","extra":\#(nested),"fields":{}}"#)
+        for _ in 0..<7 { nested = #"[{"a":\#(nested)},1]"# }
+        let copies = Array(repeating: nested, count: 2_000).joined(separator: ",")
+        let record = try Self.record(#"{"recordName":"n","recordType":"T","extra":[\#(copies)],"fields":{}}"#)
         #expect(record == Record(recordType: "T", recordName: "n"))
-        malformed(#"{"x":{"value":\#(nested)}}"#, "dataCorrupted", at: "fields.x.value.Index 0")
+        malformed(#"{"x":{"value":[{"a":[{"a":1},1]},1]}}"#, "dataCorrupted", at: "fields.x.value.Index 0")
+    }
+
+    @Test("JSON nested deeper than CloudKit's is refused where it goes too deep, at once", .timeLimit(.minutes(1)))
+    func nestingBeyondCloudKit() throws {
+        var nested = "1"
+        for _ in 0..<500 { nested = "[\(nested)]" }
+        let error = expectDecodingError("dataCorrupted", at: "extra" + String(repeating: ".Index 0", count: 16)) {
+            _ = try Self.record(#"{"recordName":"n","recordType":"T","extra":\#(nested)}"#)
+        }
+        #expect(
+            error?.context?.debugDescription
+                == "The JSON nests more than 16 levels deep, deeper than CloudKit's records and bodies do.")
+        // Inside a response, the levels count from the response's own start.
+        expectDecodingError("dataCorrupted", at: "records.Index 0.extra" + String(repeating: ".Index 0", count: 14)) {
+            _ = try JSONDecoder().decode(
+                RecordsQueryResponse.self,
+                from: Data(#"{"records":[{"recordName":"n","recordType":"T","extra":\#(nested)}]}"#.utf8))
+        }
+        // A record inside other JSON counts from its own start.
+        struct Envelope: Decodable { var outer: [[[[[[Record]]]]]] }
+        let deepRecord =
+            #"{"recordName":"n","fields":{"l":{"type":"REFERENCE_LIST","value":[{"recordName":"r","zoneID":{"zoneName":"z"}}]}}}"#
+        let envelope = try JSONDecoder().decode(
+            Envelope.self, from: Data(#"{"outer":[[[[[[\#(deepRecord)]]]]]]}"#.utf8))
+        #expect(envelope.outer[0][0][0][0][0][0].fields["l"] != nil)
     }
 
     @Test("A number beyond a Double's range is corrupt at its own place, wherever it is")

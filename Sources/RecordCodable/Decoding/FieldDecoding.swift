@@ -34,9 +34,11 @@ extension RecordDecodingEngine {
         defer { recycle(&decoder) }
         do {
             let decoded = try T(from: decoder)
-            // A value that caught the signal to restart as JSON and went on has not read its
-            // JSON: what it made of the signal is not the value.
-            guard decoder.needsJSON else { return decoded }
+            guard decoder.needsJSON, case .bytes(let data) = value else { return decoded }
+            // The value caught the signal to restart as JSON and went on, as a value does that
+            // reads leniently. When the field is its JSON, that is the value; when it is not, the
+            // value read the bytes some other way, as raw data, and its own result stands.
+            return (try? decodeJSON(type, from: data, at: path)) ?? decoded
         } catch  where decoder.needsJSON {
             // The value is stored as JSON.
         }

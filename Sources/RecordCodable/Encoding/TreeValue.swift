@@ -10,9 +10,10 @@ import Foundation
 ///
 /// A value written into the tree is encoded into it as it is written, as Foundation's JSON encoder
 /// does: its errors reach the model at the write, where it can catch them, and a class instance is
-/// kept as it was then. Only a value whose type has a fixed mapping, such as a `Date`, or that is
-/// stored apart from the record, a linked model or an asset value, is kept whole until the record
-/// is finished, so that it becomes a date, a reference or an asset as it would anywhere else.
+/// kept as it was then. Some values are kept whole until the record is finished instead, so that
+/// they are stored as they would be anywhere else: a value whose type has a fixed mapping, such as
+/// a `Date`; a linked model, a ``Link`` wrapper or an asset value, stored apart from the record;
+/// and a collection, whose elements decide together whether it is a list or JSON.
 ///
 /// The containers behave as Foundation's JSON encoder's do: asking twice for a nested container of
 /// one kind under one key hands back the same container, so both writes are kept; a value written
@@ -53,10 +54,11 @@ final class TreeValue: Encodable {
     /// The first misuse of this value's containers, if any.
     private var misuse: EncodingError?
 
-    /// The most containers a value nests: as many as Foundation's JSON encoder writes. Deeper
-    /// nesting is a misuse, found as it is built, before the values nest deeper than the stack
-    /// that walks them can go.
-    static let maximumDepth = 511
+    /// The most containers a value nests: half of what Foundation's JSON encoder writes, so that
+    /// the record is finished within the stack of a secondary thread (512 KB on Apple platforms).
+    /// Deeper nesting is a misuse, found as it is built, before the values nest deeper than the
+    /// stack that walks them can go.
+    static let maximumDepth = 256
 
     /// Set for a value that stands for everything a model writes deeper than the deepest a value
     /// nests, which is never stored: the path where the nesting went too deep, which all of its
@@ -120,16 +122,21 @@ final class TreeValue: Encodable {
     /// a fixed mapping or is stored apart from the record, else encoded into this value now.
     func write<T: Encodable>(_ value: T, at node: CodingPathNode, userInfo: [CodingUserInfoKey: Any]) throws {
         guard sinkNode == nil else { return }
-        if case .nothing = content, !Self.isKeptWhole(value) {
-            try value.encode(to: TreeEncoder(value: self, node: node, userInfo: userInfo))
-        } else {
-            set(value, at: node)
-        }
+        guard case .nothing = content, !Self.isKeptWhole(value) else { return set(value, at: node) }
+        // Encoded into a value of its own, taken over only once it is written: a value that
+        // throws leaves nothing behind.
+        let written = TreeValue(depth: depth)
+        try value.encode(to: TreeEncoder(value: written, node: node, userInfo: userInfo))
+        content = written.content
+        members = written.members
+        elements = written.elements
+        misuse = written.misuse
     }
 
     /// Whether `value` is kept as it is until the record is finished.
     private static func isKeptWhole<T: Encodable>(_ value: T) -> Bool {
-        SpecialType(T.self) != nil || value is any LinkedRecord || value is any RecordAssetValue
+        SpecialType(T.self) != nil || value is any Collection || value is any LinkedRecord
+            || value is any LinkWrapper || value is any RecordAssetValue
     }
 
     /// Sets the value's single value, or `nil` for `nil`, unless it already holds something: a

@@ -228,8 +228,13 @@ private struct ListContainer: UnkeyedEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         // A collection of optionals is JSON by its type, not only when it holds a `nil`: so that
-        // its field's type does not change with its content. Asked once, at the first element.
-        if count == 0, T.self is any OptionalValue.Type { throw encoder.noNativeForm() }
+        // its field's type does not change with its content. Optional linked models are the
+        // exception: their references are a list. Asked once, at the first element.
+        if count == 0, let optional = T.self as? any OptionalValue.Type,
+            !(optional.wrappedType is any LinkedRecord.Type)
+        {
+            throw encoder.noNativeForm()
+        }
         try encoder.append(encoder.engine.encodeElement(value, at: elementPath))
     }
 

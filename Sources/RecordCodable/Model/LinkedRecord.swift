@@ -97,6 +97,12 @@ public enum Link {
     }
 }
 
+extension Link.DeleteSelf: LinkWrapper {}
+extension Link.Validate: LinkWrapper {}
+
+/// Marks the ``Link`` wrappers, whose action applies only while a record's encoder encodes them.
+protocol LinkWrapper {}
+
 extension Link.DeleteSelf: Equatable where Value: Equatable {}
 extension Link.DeleteSelf: Hashable where Value: Hashable {}
 extension Link.DeleteSelf: Sendable where Value: Sendable {}

@@ -467,6 +467,9 @@ extension WireReader {
     /// A reader of the JSON object that `decoder` holds, at the decoder's coding path.
     init(decoding decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        self.init(.object(try container.decode([String: WireJSON].self)), path: decoder.codingPath)
+        let object = try WireJSON.$documentDepth.withValue(decoder.codingPath.count) {
+            try container.decode([String: WireJSON].self)
+        }
+        self.init(.object(object), path: decoder.codingPath)
     }
 }

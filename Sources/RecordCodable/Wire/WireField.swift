@@ -211,8 +211,8 @@ enum WireField {
         }
         if let first = values.first, let index = values.firstIndex(where: { !$0.isSameKind(as: first) }) {
             throw elements[index].corrupted(
-                "A list holds values of one type, but this element is \(values[index].kindDescription) "
-                    + "in a list of \(first.kindDescription)s.")
+                "A list holds values of one type, but this element is \(values[index].kindDescription) and the "
+                    + "first is \(first.kindDescription).")
         }
         return .list(values)
     }

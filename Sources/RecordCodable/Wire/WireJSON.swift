@@ -19,8 +19,27 @@ indirect enum WireJSON: Codable, Hashable, Sendable {
     case array([WireJSON])
     case object([String: WireJSON])
 
+    /// The length of the coding path where the document being read starts: a record, or a
+    /// request or response body.
+    @TaskLocal static var documentDepth = 0
+
+    /// How deep a wire value nests below its document. CloudKit's own JSON nests 9 levels at
+    /// most (a body's operations, an operation's record, its fields, a field, its value, a list's
+    /// element, its zone, the zone's name). Deeper JSON is refused as it is reached: Foundation's
+    /// JSON decoder takes longer for each kind tried the deeper a value is, so that a small body
+    /// nested thousands deep would take minutes to read.
+    static let maximumNesting = 16
+
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        let nesting = container.codingPath.count - Self.documentDepth
+        guard nesting <= Self.maximumNesting else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: container.codingPath,
+                    debugDescription: "The JSON nests more than \(Self.maximumNesting) levels deep, deeper than "
+                        + "CloudKit's records and bodies do."))
+        }
         // Foundation's decoder offers no way to ask which kind a value is, so each kind is tried,
         // the likeliest first. A try of the wrong kind fails at once, at this value's own path.
         // A try that fails in any other way found the right kind with something wrong in it, and
@@ -87,7 +106,11 @@ indirect enum WireJSON: Codable, Hashable, Sendable {
             }
         }
         if let strings = try? container.decode([String].self) { return strings.map(WireJSON.string) }
-        if let doubles = try? container.decode([Double].self) { return numbers(doubles) }
+        // A double from 2^53 up may be an integer the double rounded: those lists are read number
+        // by number, each as an integer first, so that no digit of an integer is lost unseen.
+        if let doubles = try? container.decode([Double].self), !doubles.contains(where: { $0.magnitude >= 0x1p53 }) {
+            return numbers(doubles)
+        }
         return try container.decode([WireJSON].self)
     }
 
