@@ -32,45 +32,52 @@ indirect enum WireJSON: Codable, Hashable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        let nesting = container.codingPath.count - Self.documentDepth
-        guard nesting <= Self.maximumNesting else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: container.codingPath,
-                    debugDescription: "The JSON nests more than \(Self.maximumNesting) levels deep, deeper than "
-                        + "CloudKit's records and bodies do."))
-        }
         // Foundation's decoder offers no way to ask which kind a value is, so each kind is tried,
         // the likeliest first. A try of the wrong kind fails at once, at this value's own path.
         // A try that fails in any other way found the right kind with something wrong in it, and
-        // its error is the answer: so no part of the JSON is read twice, however deep it nests,
-        // and an error names the value that is wrong.
+        // its error is the answer: so no part of the JSON is read twice, and an error names the
+        // value that is wrong.
         if container.decodeNil() {
             self = .null
-        } else if let string = try Self.attempt(String.self, in: container) {
-            self = .string(string)
-        } else if let object = try Self.attempt([String: WireJSON].self, in: container) {
+            return
+        }
+        let path: [any CodingKey]
+        do {
+            self = .string(try container.decode(String.self))
+            return
+        } catch DecodingError.typeMismatch(_, let context) {
+            // Not a string. The error tells the value's path, which would cost as much to ask for.
+            path = context.codingPath
+        }
+        // Only a value that is not a string can nest, so only such a value is measured.
+        guard path.count - Self.documentDepth <= Self.maximumNesting else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: path,
+                    debugDescription: "The JSON nests more than \(Self.maximumNesting) levels deep, deeper than "
+                        + "CloudKit's records and bodies do."))
+        }
+        if let object = try Self.attempt([String: WireJSON].self, in: container, at: path) {
             self = .object(object)
         } else if let number = try? container.decode(Int64.self) {
             // An integral number reads as Int64 first, so that every digit of a large one is kept.
             self = number == 0 ? Self.zero(in: container) : .int64(number)
-        } else if let number = try Self.attempt(Double.self, in: container) {
+        } else if let number = try Self.attempt(Double.self, in: container, at: path) {
             self = .double(number)
-        } else if let bool = try Self.attempt(Bool.self, in: container) {
+        } else if let bool = try Self.attempt(Bool.self, in: container, at: path) {
             self = .bool(bool)
         } else {
             self = .array(try Self.elements(of: container))
         }
     }
 
-    /// The value as a `T`, or `nil` when it is not of `T`'s kind at all.
+    /// The value at `path` as a `T`, or `nil` when it is not of `T`'s kind at all.
     private static func attempt<T: Decodable>(
-        _ type: T.Type, in container: any SingleValueDecodingContainer
+        _ type: T.Type, in container: any SingleValueDecodingContainer, at path: [any CodingKey]
     ) throws -> T? {
         do {
             return try container.decode(type)
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == container.codingPath.count
-        {
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == path.count {
             return nil
         } catch let error where !(error is DecodingError) {
             // Foundation's JSON decoder finds a number beyond a Double's range only as it reads
@@ -78,7 +85,7 @@ indirect enum WireJSON: Codable, Hashable, Sendable {
             // valid JSON": this value is the one it means.
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
-                    codingPath: container.codingPath,
+                    codingPath: path,
                     debugDescription: "The number is beyond the range of a Double (\(error)).",
                     underlyingError: error))
         }
