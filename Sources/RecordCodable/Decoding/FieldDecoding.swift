@@ -34,17 +34,29 @@ extension RecordDecodingEngine {
         defer { recycle(&decoder) }
         do {
             let decoded = try T(from: decoder)
-            guard decoder.needsJSON, case .bytes(let data) = value else { return decoded }
-            // The value caught the signal to restart as JSON and went on, as a value does that
-            // reads leniently. When the field is its JSON, that is the value; when it is not, the
-            // value read the bytes some other way, as raw data, and its own result stands.
-            return (try? decodeJSON(type, from: data, at: path)) ?? decoded
+            guard decoder.needsJSON else { return decoded }
+            return jsonOrOwn(decoded, from: value, at: path)
         } catch  where decoder.needsJSON {
             // The value is stored as JSON.
         }
         // Decode the value whole with the JSON decoder.
         guard case .bytes(let data) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
         return try decodeJSON(type, from: data, at: path)
+    }
+
+    /// The value in `value`'s JSON, for a value that caught the signal to restart as JSON and went
+    /// on, as a value does that reads leniently, and gave `own`. When the field is the value's
+    /// JSON, that is the value; when it is not, the value read the bytes some other way, as raw
+    /// data, and its own result stands.
+    ///
+    /// Kept apart from the common route, which would otherwise ask the runtime for the metadata
+    /// of `Optional<T>` on every call.
+    @inline(never)
+    private func jsonOrOwn<T: Decodable>(_ own: T, from value: RecordValue, at path: CodingPath) -> T {
+        guard case .bytes(let data) = value, let decoded = try? decodeJSON(T.self, from: data, at: path) else {
+            return own
+        }
+        return decoded
     }
 
     /// The value of a type with a fixed mapping. (A list type whose field holds JSON bytes takes
