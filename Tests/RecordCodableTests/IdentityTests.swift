@@ -94,6 +94,19 @@ struct IdentityTests {
         }
     }
 
+    @Test("A generic model's integer identifier names the record and reads back", arguments: [0, 7, Int.min, Int.max])
+    func genericIntegerIdentifier(_ id: Int) throws {
+        struct Identified<ID: Codable & Equatable>: Codable, Equatable {
+            var id: ID
+            var name = "n"
+        }
+        #expect(try roundTrip(Identified(id: id)).recordName == String(id))
+        #expect(try roundTrip(Identified(id: UInt8(7))).recordName == "7")
+        expectDecodingError("dataCorrupted", at: "id") {
+            _ = try RecordDecoder().decode(Identified<Int>.self, from: Record(recordType: "I", recordName: "007"))
+        }
+    }
+
     @Test("A UUID identifier reads only from the text it writes: upper case")
     func uuidIdentifierCase() throws {
         struct Identified: Codable, Equatable {

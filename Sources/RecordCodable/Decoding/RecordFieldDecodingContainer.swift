@@ -240,6 +240,13 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     /// The record's name as the identifier's type: text, a `UUID`, an integer, or a type that
     /// decodes from one of them.
     private func identifier<T: Decodable>(as type: T.Type, forKey key: Key) throws -> T {
+        // An integer that reaches here as a generic type, such as the `ID` of a generic model.
+        // (A UUID, the common identifier here, is told apart first at the cost of a comparison.)
+        if T.self != UUID.self, let integerType = T.self as? any FixedWidthInteger.Type,
+            let number = try identifierNumber(integerType, forKey: key) as? T
+        {
+            return number
+        }
         let name = engine.record.recordName
         let identifier: T
         do {
