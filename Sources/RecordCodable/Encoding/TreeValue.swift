@@ -118,8 +118,8 @@ final class TreeValue: Encodable {
         }
     }
 
-    /// Writes `value` as this value's own single value, below `node`: kept whole when its type has
-    /// a fixed mapping or is stored apart from the record, else encoded into this value now.
+    /// Writes `value` as this value's own single value, below `node`: kept whole when
+    /// `isKeptWhole(_:)` says so, else encoded into this value now.
     func write<T: Encodable>(_ value: T, at node: CodingPathNode, userInfo: [CodingUserInfoKey: Any]) throws {
         guard sinkNode == nil else { return }
         guard case .nothing = content, !Self.isKeptWhole(value) else { return set(value, at: node) }

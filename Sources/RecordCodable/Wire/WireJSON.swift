@@ -61,7 +61,7 @@ indirect enum WireJSON: Codable, Hashable, Sendable {
             self = .object(object)
         } else if let number = try? container.decode(Int64.self) {
             // An integral number reads as Int64 first, so that every digit of a large one is kept.
-            self = number == 0 ? Self.zero(in: container) : .int64(number)
+            self = Self.integer(number, double: number == 0 ? try? container.decode(Double.self) : nil)
         } else if let number = try Self.attempt(Double.self, in: container, at: path) {
             self = .double(number)
         } else if let bool = try Self.attempt(Bool.self, in: container, at: path) {
@@ -79,7 +79,7 @@ indirect enum WireJSON: Codable, Hashable, Sendable {
             return try container.decode(type)
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == path.count {
             return nil
-        } catch let error where !(error is DecodingError) {
+        } catch  where NestedJSON.isReadError(error) {
             // Foundation's JSON decoder finds a number beyond a Double's range only as it reads
             // it, and throws an error of its own that it reports for the whole document as "not
             // valid JSON": this value is the one it means.
@@ -91,11 +91,11 @@ indirect enum WireJSON: Codable, Hashable, Sendable {
         }
     }
 
-    /// A zero, which JSON can sign: `-0` is the double minus zero, so that it reads back as it
-    /// was written; `0` is the integer.
-    private static func zero(in container: any SingleValueDecodingContainer) -> WireJSON {
-        guard let number = try? container.decode(Double.self), number.sign == .minus else { return .int64(0) }
-        return .double(number)
+    /// An integral JSON number, with its double when it is zero, which JSON can sign: `-0` is the
+    /// double minus zero, so that it reads back as it was written; any other is the integer.
+    private static func integer(_ integer: Int64, double: Double?) -> WireJSON {
+        if integer == 0, let double, double.sign == .minus { return .double(double) }
+        return .int64(integer)
     }
 
     /// The elements of an array. A list's elements are all of one kind, so an array of plain
@@ -108,9 +108,7 @@ indirect enum WireJSON: Codable, Hashable, Sendable {
             guard integers.contains(0), let doubles = try? container.decode([Double].self) else {
                 return integers.map(WireJSON.int64)
             }
-            return zip(integers, doubles).map { integer, number in
-                integer == 0 && number.sign == .minus ? .double(number) : .int64(integer)
-            }
+            return zip(integers, doubles).map { integer($0, double: $1) }
         }
         if let strings = try? container.decode([String].self) { return strings.map(WireJSON.string) }
         // A double from 2^53 up may be an integer the double rounded: those lists are read number
