@@ -55,6 +55,8 @@ do {
             print("Saved \(note.id) \"\(note.title)\", change tag \(note.metadata?.changeTag ?? "none")")
         case .failure(let error):
             print("Not saved: \(error)")
+        case .unreadable(let unreadable):
+            print("Saved, but not readable here: \(unreadable)")
         }
     }
 } catch {

@@ -194,7 +194,9 @@ struct ServiceBodyTests {
         #expect(
             try encode(query)
                 == #"{"continuationMarker":"AbC=","records":[{"fields":{},"recordName":"a","recordType":"T"}]}"#)
-        expectDecodingError("keyNotFound", at: "records") { _ = try decode(RecordsQueryResponse.self, "{}") }
+        // A page without `records` is empty.
+        #expect(try decode(RecordsQueryResponse.self, "{}").records.isEmpty)
+        expectDecodingError("typeMismatch", at: "records") { _ = try decode(RecordsQueryResponse.self, #"{"records":5}"#) }
     }
 
     // MARK: Requests

@@ -297,7 +297,7 @@ struct WireFormatTests {
     @Test("Unknown keys are ignored, at every level")
     func unknownKeys() throws {
         let record = try Self.record(
-            #"{"recordName":"n","recordType":"T","shortGUID":{"value":"x"},"desiredKeys":[],"fields":{"a":{"type":"STRING","value":"v","extra":1},"r":{"type":"REFERENCE","value":{"recordName":"R","action":"NONE","extra":true}}}}"#
+            #"{"recordName":"n","recordType":"T","futureKey":{"value":"x"},"desiredKeys":[],"fields":{"a":{"type":"STRING","value":"v","extra":1},"r":{"type":"REFERENCE","value":{"recordName":"R","action":"NONE","extra":true}}}}"#
         )
         #expect(
             record
@@ -340,14 +340,16 @@ struct WireFormatTests {
     @Test func valueOfTheWrongKindForItsType() {
         let error = malformed(#"{"x":{"type":"STRING","value":5}}"#, "typeMismatch", at: "fields.x.value")
         #expect(error?.context?.debugDescription == "Expected to decode String but found a number instead.")
-        malformed(#"{"x":{"type":"INT64","value":"5"}}"#, "typeMismatch", at: "fields.x.value")
+        malformed(#"{"x":{"type":"INT64","value":"five"}}"#, "dataCorrupted", at: "fields.x.value")
+        malformed(#"{"x":{"type":"INT64","value":[5]}}"#, "typeMismatch", at: "fields.x.value")
         malformed(#"{"x":{"type":"DOUBLE","value":true}}"#, "typeMismatch", at: "fields.x.value")
-        malformed(#"{"x":{"type":"TIMESTAMP","value":"2023-01-01"}}"#, "typeMismatch", at: "fields.x.value")
+        malformed(#"{"x":{"type":"TIMESTAMP","value":"2023-01-01"}}"#, "dataCorrupted", at: "fields.x.value")
+        malformed(#"{"x":{"type":"TIMESTAMP","value":{}}}"#, "typeMismatch", at: "fields.x.value")
         malformed(#"{"x":{"type":"REFERENCE","value":"R"}}"#, "typeMismatch", at: "fields.x.value")
         malformed(#"{"x":{"type":"LOCATION","value":[1,2]}}"#, "typeMismatch", at: "fields.x.value")
         malformed(#"{"x":{"type":"ASSETID","value":"c"}}"#, "typeMismatch", at: "fields.x.value")
         malformed(#"{"x":{"type":"STRING_LIST","value":"a"}}"#, "typeMismatch", at: "fields.x.value")
-        malformed(#"{"x":{"type":"STRING","value":null}}"#, "typeMismatch", at: "fields.x.value")
+        malformed(#"{"x":{"type":"STRING","value":{}}}"#, "typeMismatch", at: "fields.x.value")
     }
 
     @Test func badBase64() {
@@ -432,10 +434,12 @@ struct WireFormatTests {
             at: "fields.x.value.latitude")
     }
 
-    @Test func fieldWithoutValue() {
-        malformed(#"{"x":{"type":"STRING"}}"#, "keyNotFound", at: "fields.x.value")
+    @Test func fieldWithoutValue() throws {
+        // The server sends an absent field with a null value, or none.
+        let record = try Self.record(
+            #"{"recordName":"n","fields":{"a":{"type":"STRING"},"b":{"value":null},"c":{"type":"COLOR","value":null}}}"#)
+        #expect(record.fields.isEmpty)
         malformed(#"{"x":"just text"}"#, "typeMismatch", at: "fields.x")
-        malformed(#"{"x":{"value":null}}"#, "dataCorrupted", at: "fields.x.value")
         malformed(#"{"x":{"value":{"color":"red"}}}"#, "dataCorrupted", at: "fields.x.value")
     }
 
@@ -462,14 +466,16 @@ struct WireFormatTests {
     }
 
     @Test("Errors inside a response carry the record's place in it")
-    func errorPathInsideResponse() {
-        expectDecodingError("keyNotFound", at: "records.Index 1.fields.x.value") {
-            _ = try JSONDecoder().decode(
-                RecordsQueryResponse.self,
-                from: Data(
-                    #"{"records":[{"recordName":"a","recordType":"T"},{"recordName":"b","recordType":"T","fields":{"x":{"type":"STRING"}}}]}"#
-                        .utf8))
-        }
+    func errorPathInsideResponse() throws {
+        let page = try JSONDecoder().decode(
+            RecordsQueryResponse.self,
+            from: Data(
+                #"{"records":[{"recordName":"a","recordType":"T"},{"recordName":"b","recordType":"T","fields":{"x":{"type":"STRING","value":1}}}]}"#
+                    .utf8))
+        let unreadable = try #require(page.records[1].unreadable)
+        #expect(unreadable.recordName == "b")
+        #expect(unreadable.error.kind == "typeMismatch")
+        #expect(unreadable.error.fullPath == "records.Index 1.fields.x.value")
     }
 
     // MARK: Round trips

@@ -48,6 +48,30 @@ public struct Record: Hashable, Sendable {
     /// inline is four times the size, which every copy of a record pays for.
     private var metadataBox: Shared<RecordMetadata>?
 
+    /// The names of the fields that CloudKit keeps encrypted.
+    ///
+    /// A field named here is written to CloudKit's JSON with its plain type and
+    /// `"isEncrypted": true`, and a field that the server sends encrypted — in that form, or typed
+    /// `ENCRYPTED_BYTES`, `ENCRYPTED_STRING` and so on — is read into its plain value with its name
+    /// added here. Encryption applies in the private and shared databases only, never to assets
+    /// or references, and an encrypted field cannot be queried or sorted on.
+    ///
+    /// A name here without a field in ``fields`` writes nothing.
+    public var encryptedFields: Set<String> = []
+
+    /// The record's parent in a shared hierarchy: sharing the parent shares this record with it.
+    ///
+    /// CloudKit reads it from a saved record's `parent` key and returns it with the record. Unlike
+    /// a ``RecordReference`` field, it takes no action on deletion, and its record must be in the
+    /// same zone.
+    public var parent: RecordReference? {
+        get { parentBox?.value }
+        set { parentBox = newValue.map(Shared.init) }
+    }
+
+    /// The parent, kept apart for the same reason as the metadata.
+    private var parentBox: Shared<RecordReference>?
+
     /// Creates a record.
     ///
     /// - Parameters:
@@ -92,20 +116,23 @@ public struct Record: Hashable, Sendable {
 }
 
 extension Record {
-    /// Whether two records have the same type, name, fields and metadata.
+    /// Whether two records have the same type, name, fields, encrypted fields, parent and metadata.
     ///
     /// Empty metadata, `RecordMetadata()`, is the same as none: the server has said nothing about
     /// either record, and neither writes any metadata to CloudKit's JSON.
     public static func == (first: Record, second: Record) -> Bool {
         first.recordType == second.recordType && first.recordName == second.recordName
-            && first.fields == second.fields && first.serverMetadata == second.serverMetadata
+            && first.fields == second.fields && first.encryptedFields == second.encryptedFields
+            && first.parent == second.parent && first.serverMetadata == second.serverMetadata
     }
 
-    /// Hashes the record's type, name, fields and metadata: the parts that `==` compares.
+    /// Hashes the parts of the record that `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(recordType)
         hasher.combine(recordName)
         hasher.combine(fields)
+        hasher.combine(encryptedFields)
+        hasher.combine(parent)
         hasher.combine(serverMetadata)
     }
 
@@ -126,13 +153,18 @@ extension Record {
 
 extension Record: CustomReflectable {
     /// The record's parts as `print`, `dump` and debuggers show them: its type, name, fields and
-    /// metadata, whichever way the record stores them.
+    /// metadata, whichever way the record stores them, and its encrypted fields and parent when it
+    /// has them.
     public var customMirror: Mirror {
-        Mirror(
-            self,
-            children: [
-                "recordType": recordType, "recordName": recordName, "fields": fields, "metadata": metadata as Any,
-            ],
-            displayStyle: .struct)
+        var children: KeyValuePairs<String, Any> = [
+            "recordType": recordType, "recordName": recordName, "fields": fields, "metadata": metadata as Any,
+        ]
+        if !encryptedFields.isEmpty || parent != nil {
+            children = [
+                "recordType": recordType, "recordName": recordName, "fields": fields,
+                "encryptedFields": encryptedFields, "parent": parent as Any, "metadata": metadata as Any,
+            ]
+        }
+        return Mirror(self, children: children, displayStyle: .struct)
     }
 }

@@ -57,6 +57,13 @@ public struct RecordMetadata: Hashable, Sendable, Codable {
     /// Whether the server reports the record as deleted.
     public var deleted: Bool
 
+    /// The share that the record belongs to, when it is the root of a shared hierarchy.
+    public var share: RecordReference?
+
+    /// The short identifier of the record's share URL, when the server made one
+    /// (`createShortGUID` in a save).
+    public var shortGUID: String?
+
     /// Creates metadata; a record that the server has not seen yet has none of it.
     ///
     /// - Parameters:
@@ -65,21 +72,27 @@ public struct RecordMetadata: Hashable, Sendable, Codable {
     ///   - modified: When, and by whom, the record was last modified.
     ///   - zoneID: The zone that holds the record.
     ///   - deleted: Whether the server reports the record as deleted.
+    ///   - share: The share that the record belongs to.
+    ///   - shortGUID: The short identifier of the record's share URL.
     public init(
         changeTag: String? = nil,
         created: Stamp? = nil,
         modified: Stamp? = nil,
         zoneID: RecordZoneID? = nil,
-        deleted: Bool = false
+        deleted: Bool = false,
+        share: RecordReference? = nil,
+        shortGUID: String? = nil
     ) {
         self.changeTag = changeTag
         self.created = created
         self.modified = modified
         self.zoneID = zoneID
         self.deleted = deleted
+        self.share = share
+        self.shortGUID = shortGUID
     }
 
-    private enum CodingKeys: String, CodingKey { case changeTag, created, modified, zoneID, deleted }
+    private enum CodingKeys: String, CodingKey { case changeTag, created, modified, zoneID, deleted, share, shortGUID }
 
     /// Reads metadata; a missing `deleted` is `false`.
     public init(from decoder: any Decoder) throws {
@@ -89,5 +102,7 @@ public struct RecordMetadata: Hashable, Sendable, Codable {
         modified = try container.decodeIfPresent(Stamp.self, forKey: .modified)
         zoneID = try container.decodeIfPresent(RecordZoneID.self, forKey: .zoneID)
         deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
+        share = try container.decodeIfPresent(RecordReference.self, forKey: .share)
+        shortGUID = try container.decodeIfPresent(String.self, forKey: .shortGUID)
     }
 }

@@ -10,23 +10,25 @@ import Foundation
 ///   "created": {"timestamp": 1699920000000, "userRecordName": "_3f", "deviceID": "2"} }
 /// ```
 ///
-/// Every field is written with its `type`. Dates are whole milliseconds since 1970, rounded to
-/// the nearest; bytes are Base64; an asset's local `fileURL` is not part of CloudKit's format and
-/// is left out. The JSON is the same whatever key, date and data strategies the `JSONEncoder` has.
+/// Every field is written with its `type`; a field in ``Record/encryptedFields`` also with
+/// `"isEncrypted": true`. Dates are whole milliseconds since 1970, rounded to the nearest; bytes
+/// are Base64; an asset's local `fileURL` is not part of CloudKit's format and is left out. The
+/// JSON is the same whatever key, date and data strategies the `JSONEncoder` has.
 ///
 /// Reading accepts what CloudKit returns and what people write by hand: a record without
 /// `recordType` (the server leaves it out of some answers) has an empty type, a field without `type`
-/// takes the type its value implies (see <doc:TheWireFormat>), `ASSET` reads like `ASSETID`, and
-/// unknown keys are ignored. Anything malformed is a `DecodingError` with its coding path.
-extension Record: Codable {
+/// takes the type its value implies (see <doc:TheWireFormat>), `ASSET` reads like `ASSETID`, an
+/// encrypted field (`"isEncrypted": true`, or a type such as `ENCRYPTED_BYTES`) reads as its plain
+/// value, a field whose value is `null` or missing is absent, and unknown keys are ignored.
+/// Anything malformed is a `DecodingError` with its coding path.
+extension Record: Codable, WireCodable {
     /// Writes the record as a CloudKit Web Services record dictionary.
     ///
     /// - Throws: `EncodingError.invalidValue` for a value that CloudKit's JSON cannot carry: a
     ///   `Double` that is NaN or infinite, a date beyond the milliseconds an `Int64` counts, or a
     ///   list that mixes kinds of values or holds lists.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(WireRecord.object(for: self, at: encoder.codingPath))
+        try WireCoding.encode(self, to: encoder)
     }
 
     /// Reads a record from a CloudKit Web Services record dictionary.
@@ -36,31 +38,66 @@ extension Record: Codable {
     ///   Base64, an `INT64` that is fractional or beyond `Int64`, a list whose elements differ, and
     ///   every other malformed input.
     public init(from decoder: any Decoder) throws {
-        self = try WireRecord.record(from: WireReader(decoding: decoder))
+        self = try WireCoding.decode(Record.self, from: decoder)
+    }
+
+    init(wire reader: WireReader) throws {
+        self = try WireRecord.record(from: reader)
+    }
+
+    func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
+        .object(try WireRecord.object(for: self, at: path, as: .stored))
     }
 }
 
 /// The record dictionary of CloudKit Web Services, written and read.
 enum WireRecord {
+    /// Where a record dictionary goes, which decides the keys it may have.
+    enum Form {
+        /// The record as the server has it, in a response: every key, system fields included.
+        case stored
+        /// The record in a save operation: only the keys a request may carry. The server sets
+        /// the system fields itself and refuses a request that sends them, and the zone is the
+        /// request's.
+        case saved
+    }
+
     // MARK: Writing
 
-    static func object(for record: Record, at path: [any CodingKey]) throws -> [String: WireJSON] {
-        var object: [String: WireJSON] = [
-            "recordName": .string(record.recordName),
-            "recordType": .string(record.recordType),
-        ]
+    static func object(for record: Record, at path: [any CodingKey], as form: Form) throws -> [String: WireJSON] {
+        var object: [String: WireJSON] = [:]
+        switch form {
+        case .stored:
+            object["recordName"] = .string(record.recordName)
+            object["recordType"] = .string(record.recordType)
+        case .saved:
+            // A record without a name is named by the server.
+            if !record.recordName.isEmpty { object["recordName"] = .string(record.recordName) }
+            guard !record.recordType.isEmpty else {
+                throw EncodingError.invalid(
+                    record.recordType, at: path + [AnyCodingKey(stringValue: "recordType")],
+                    "Record '\(record.recordName)' has no record type, which the server needs to save it.")
+            }
+            object["recordType"] = .string(record.recordType)
+        }
         var fields: [String: WireJSON] = [:]
         for (name, value) in record.fields {
             let fieldPath = path + [AnyCodingKey(stringValue: "fields"), AnyCodingKey(stringValue: name)]
-            fields[name] = try WireField.object(for: value, at: fieldPath)
+            fields[name] = try WireField.object(
+                for: value, encrypted: record.encryptedFields.contains(name), at: fieldPath)
         }
         object["fields"] = .object(fields)
+        object.set("parent", record.parent.map(WireField.reference))
         if let metadata = record.metadata {
             object.set("recordChangeTag", metadata.changeTag.map(WireJSON.string))
-            object.set("created", try metadata.created.map { try stamp($0, at: path, key: "created") })
-            object.set("modified", try metadata.modified.map { try stamp($0, at: path, key: "modified") })
-            object.set("zoneID", metadata.zoneID.map { WireField.zoneID($0) })
-            if metadata.deleted { object["deleted"] = .bool(true) }
+            if form == .stored {
+                object.set("created", try metadata.created.map { try stamp($0, at: path, key: "created") })
+                object.set("modified", try metadata.modified.map { try stamp($0, at: path, key: "modified") })
+                object.set("zoneID", metadata.zoneID.map { WireField.zoneID($0) })
+                if metadata.deleted { object["deleted"] = .bool(true) }
+                object.set("share", metadata.share.map(WireField.reference))
+                object.set("shortGUID", metadata.shortGUID.map(WireJSON.string))
+            }
         }
         return object
     }
@@ -77,20 +114,31 @@ enum WireRecord {
 
     // MARK: Reading
 
-    static func record(from reader: WireReader) throws -> Record {
-        let recordName = try reader.member("recordName").string()
+    /// Reads a record dictionary. A stored record must have a name; a record in a save operation
+    /// may leave it to the server.
+    static func record(from reader: WireReader, as form: Form = .stored) throws -> Record {
+        let recordName: String
+        switch form {
+        case .stored: recordName = try reader.member("recordName").string()
+        case .saved: recordName = try reader.optionalMember("recordName")?.string() ?? ""
+        }
         let metadata = try self.metadata(from: reader)
         // The server leaves the type out of some answers: a deleted record, or a save whose
         // request asked for no fields back.
         let recordType = try reader.optionalMember("recordType")?.string() ?? ""
         var fields: [String: RecordValue] = [:]
+        var encryptedFields: Set<String> = []
         if let fieldsReader = try reader.optionalMember("fields") {
-            for (name, field) in try fieldsReader.object() {
-                let fieldReader = WireReader(field, path: fieldsReader.path + [AnyCodingKey(stringValue: name)])
-                fields[name] = try WireField.value(from: fieldReader)
+            for (name, field) in try fieldsReader.members() {
+                guard let read = try WireField.value(from: field) else { continue }
+                fields[name] = read.value
+                if read.isEncrypted { encryptedFields.insert(name) }
             }
         }
-        return Record(recordType: recordType, recordName: recordName, fields: fields, metadata: metadata)
+        var record = Record(recordType: recordType, recordName: recordName, fields: fields, metadata: metadata)
+        record.encryptedFields = encryptedFields
+        record.parent = try reader.optionalMember("parent").map(WireField.reference(from:))
+        return record
     }
 
     private static func metadata(from reader: WireReader) throws -> RecordMetadata? {
@@ -99,11 +147,12 @@ enum WireRecord {
         let modified = try reader.optionalMember("modified").map { try stamp(from: $0) }
         let zoneID = try reader.optionalMember("zoneID").map { try WireField.zoneID(from: $0) }
         let deleted = try reader.optionalMember("deleted")?.bool()
-        guard changeTag != nil || created != nil || modified != nil || zoneID != nil || deleted != nil else {
-            return nil
-        }
-        return RecordMetadata(
-            changeTag: changeTag, created: created, modified: modified, zoneID: zoneID, deleted: deleted ?? false)
+        let share = try reader.optionalMember("share").map(WireField.reference(from:))
+        let shortGUID = try reader.optionalMember("shortGUID")?.string()
+        let metadata = RecordMetadata(
+            changeTag: changeTag, created: created, modified: modified, zoneID: zoneID, deleted: deleted ?? false,
+            share: share, shortGUID: shortGUID)
+        return metadata == RecordMetadata() && deleted == nil ? nil : metadata
     }
 
     private static func stamp(from reader: WireReader) throws -> RecordMetadata.Stamp {

@@ -1,6 +1,10 @@
 import Foundation
 
 /// One field of a record dictionary: `{"type": "STRING", "value": "Hello"}`.
+///
+/// An encrypted field is written `{"type": "STRING", "value": "Hello", "isEncrypted": true}`, and
+/// read in that form or in the one Apple's own containers return, `{"type": "ENCRYPTED_STRING",
+/// "value": "Hello"}`: the value has the plain type's JSON either way.
 enum WireField {
     /// The field types of CloudKit Web Services, and the names they have in JSON.
     enum FieldType: String {
@@ -39,9 +43,36 @@ enum WireField {
 
     static let listSuffix = "_LIST"
 
+    /// The prefix of a field type that the server reports encrypted: `ENCRYPTED_BYTES`.
+    static let encryptedPrefix = "ENCRYPTED_"
+
     // MARK: Writing
 
-    static func object(for value: RecordValue, at path: [any CodingKey]) throws -> WireJSON {
+    /// The field object of `value`; an `encrypted` one is marked `"isEncrypted": true`.
+    static func object(for value: RecordValue, encrypted: Bool = false, at path: [any CodingKey]) throws -> WireJSON {
+        guard encrypted else { return try object(for: value, at: path) }
+        guard canBeEncrypted(value) else {
+            throw EncodingError.invalid(
+                value.payload, at: path,
+                "The field is named in encryptedFields, but CloudKit encrypts neither assets, which it keeps "
+                    + "encrypted already, nor references, which the server must read.")
+        }
+        guard case .object(var object) = try object(for: value, at: path) else { return .null }
+        object["isEncrypted"] = .bool(true)
+        return .object(object)
+    }
+
+    /// Whether CloudKit can keep the value encrypted: anything but an asset or a reference, or a
+    /// list of them.
+    static func canBeEncrypted(_ value: RecordValue) -> Bool {
+        switch value {
+        case .asset, .reference: false
+        case .list(let elements): elements.first.map(canBeEncrypted) ?? true
+        default: true
+        }
+    }
+
+    private static func object(for value: RecordValue, at path: [any CodingKey]) throws -> WireJSON {
         let valuePath = path + [AnyCodingKey(stringValue: "value")]
         let typeName: String
         let json: WireJSON
@@ -120,7 +151,7 @@ enum WireField {
         return .object(object)
     }
 
-    private static func reference(_ reference: RecordReference) -> WireJSON {
+    static func reference(_ reference: RecordReference) -> WireJSON {
         var object: [String: WireJSON] = [
             "recordName": .string(reference.recordName),
             "action": .string(reference.action.rawValue),
@@ -156,30 +187,42 @@ enum WireField {
     // MARK: Reading
 
     /// The value of a field object, read by its `type`, or by the kind of its value when the
-    /// field has no type.
-    static func value(from field: WireReader) throws -> RecordValue {
-        let value = try field.member("value")
-        guard let typeReader = try field.optionalMember("type") else { return try inferred(from: value) }
-        let typeName = try typeReader.string()
+    /// field has no type, and whether the server keeps it encrypted; `nil` when its `value` is
+    /// `null` or missing, which is how the server sends an absent field.
+    static func value(from field: WireReader) throws -> (value: RecordValue, isEncrypted: Bool)? {
+        guard let value = try field.optionalMember("value") else { return nil }
+        var isEncrypted = try field.optionalMember("isEncrypted")?.bool() ?? false
+        guard let typeReader = try field.optionalMember("type") else { return (try inferred(from: value), isEncrypted) }
+        var typeName = try typeReader.string()
+        if typeName.hasPrefix(encryptedPrefix) {
+            typeName.removeFirst(encryptedPrefix.count)
+            isEncrypted = true
+        }
+        let read: RecordValue
         if typeName.hasSuffix(listSuffix),
             let elementType = FieldType(name: String(typeName.dropLast(listSuffix.count)))
         {
-            return .list(try value.elements().map { try scalar(elementType, from: $0) })
+            read = .list(try value.elements().map { try scalar(elementType, from: $0) })
+        } else if let type = FieldType(name: typeName) {
+            read = try scalar(type, from: value)
+        } else {
+            throw typeReader.corrupted("Unknown field type '\(try typeReader.string())'.")
         }
-        guard let type = FieldType(name: typeName) else {
-            throw typeReader.corrupted("Unknown field type '\(typeName)'.")
-        }
-        return try scalar(type, from: value)
+        // Assets are encrypted already and references never are: a flag on them changes nothing
+        // the record can say, and writing it back would be refused.
+        return (read, isEncrypted && canBeEncrypted(read))
     }
 
+    /// A value of `type`. Numbers may come as JSON strings, as the server sends them to a request
+    /// with `numbersAsStrings`; they read exactly as the numbers they spell.
     private static func scalar(_ type: FieldType, from reader: WireReader) throws -> RecordValue {
         switch type {
         case .string:
             return .string(try reader.string())
         case .int64:
-            return .int64(try reader.int64())
+            return .int64(try reader.int64(acceptingText: true))
         case .double:
-            return .double(try reader.double())
+            return .double(try reader.double(acceptingText: true))
         case .bytes:
             let text = try reader.string()
             guard let data = Data(base64Encoded: text) else { throw reader.corrupted("The value is not valid Base64.") }
@@ -197,14 +240,14 @@ enum WireField {
 
     /// The value of a field without a type, by the kind of JSON it is.
     private static func inferred(from reader: WireReader) throws -> RecordValue {
-        guard case .array = reader.value else { return try inferredScalar(from: reader) }
+        guard case .array = reader.kind else { return try inferredScalar(from: reader) }
         let elements = try reader.elements()
         var values = try elements.map(inferredScalar)
         // JSON writes a whole double as an integer, so integers among doubles are doubles, when a
         // double holds them exactly: `[1, 2.5]` is a DOUBLE_LIST.
         if values.contains(where: { if case .double = $0 { true } else { false } }) {
             for index in values.indices {
-                if case .int64(let integer) = elements[index].value, let number = Double(exactly: integer) {
+                if case .integer(let integer) = elements[index].kind, let number = Double(exactly: integer) {
                     values[index] = .double(number)
                 }
             }
@@ -218,19 +261,21 @@ enum WireField {
     }
 
     private static func inferredScalar(from reader: WireReader) throws -> RecordValue {
-        switch reader.value {
+        switch reader.kind {
         case .string(let string):
             return .string(string)
-        case .int64(let number):
+        case .integer(let number):
             return .int64(number)
         case .double(let number):
             return .double(number)
         case .bool(let bool):
             return .int64(bool ? 1 : 0)
-        case .object(let members):
-            if members["recordName"] != nil { return .reference(try reference(from: reader)) }
-            if members["latitude"] != nil, members["longitude"] != nil { return .location(try location(from: reader)) }
-            if members["fileChecksum"] != nil || members["downloadURL"] != nil || members["receipt"] != nil {
+        case .object:
+            if try reader.contains("recordName") { return .reference(try reference(from: reader)) }
+            if try reader.contains("latitude"), try reader.contains("longitude") {
+                return .location(try location(from: reader))
+            }
+            if try reader.contains("fileChecksum") || reader.contains("downloadURL") || reader.contains("receipt") {
                 return .asset(try asset(from: reader))
             }
             throw reader.corrupted(
@@ -243,7 +288,7 @@ enum WireField {
         }
     }
 
-    private static func reference(from reader: WireReader) throws -> RecordReference {
+    static func reference(from reader: WireReader) throws -> RecordReference {
         let action: RecordReference.Action
         if let actionReader = try reader.optionalMember("action") {
             let name = try actionReader.string()

@@ -1,0 +1,128 @@
+import Foundation
+
+/// One operation of a ``RecordsModifyRequest``: what to do with one record.
+///
+/// A saved record is written with the keys a request may carry and no others: its name (left
+/// out when it is empty, so that the server names the record), type, change tag, fields — each
+/// field in ``Record/encryptedFields`` marked `"isEncrypted": true` — and ``Record/parent``. The
+/// system fields the server sets itself (`created`, `modified`, `deleted`) and the record's zone
+/// are never sent: the zone is the request's ``RecordsModifyRequest/zoneID``, which a request
+/// takes from its records when it is not given.
+public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
+    /// What an operation does with its record.
+    public enum OperationType: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Creates the record; fails if a record of that name exists.
+        case create
+        /// Updates the fields the record carries; fails if the record's change tag is not the
+        /// server's.
+        case update
+        /// Updates the fields the record carries, whatever the server's change tag.
+        case forceUpdate
+        /// Replaces the whole record: fields it does not carry are cleared. Fails if the change
+        /// tag is not the server's.
+        case replace
+        /// Replaces the whole record, whatever the server's change tag.
+        case forceReplace
+        /// Deletes the record; fails if its change tag is not the server's.
+        case delete
+        /// Deletes the record, whatever the server's change tag.
+        case forceDelete
+
+        /// `update` for a record with a change tag, which the server has seen; `create` otherwise.
+        static func saving(_ record: Record) -> OperationType {
+            record.metadata?.changeTag == nil ? .create : .update
+        }
+
+        var isDelete: Bool { self == .delete || self == .forceDelete }
+    }
+
+    /// What the operation does.
+    public var operationType: OperationType
+
+    /// The record to create, update, replace or delete.
+    ///
+    /// A delete sends only the record's name, and for ``OperationType/delete`` its change tag.
+    public var record: Record
+
+    /// The fields the response includes for this record, or `nil` for all of them.
+    public var desiredKeys: [String]?
+
+    /// Creates an operation.
+    ///
+    /// - Parameters:
+    ///   - operationType: What the operation does.
+    ///   - record: The record to create, update, replace or delete.
+    ///   - desiredKeys: The fields the response includes for this record.
+    public init(_ operationType: OperationType, record: Record, desiredKeys: [String]? = nil) {
+        self.operationType = operationType
+        self.record = record
+        self.desiredKeys = desiredKeys
+    }
+
+    /// An operation that saves `record`: an update when it carries a change tag from the server, a
+    /// create otherwise.
+    public init(saving record: Record) {
+        self.init(.saving(record), record: record)
+    }
+
+    /// An operation that deletes a record, which is all a delete needs to know.
+    ///
+    /// - Parameters:
+    ///   - recordName: The name of the record to delete.
+    ///   - recordType: The record's type, which the server does not need but a reader of the
+    ///     request may.
+    ///   - changeTag: The change tag of the version to delete: the server refuses the delete when
+    ///     the record has changed since. Without one, the record is deleted whatever its version
+    ///     (``OperationType/forceDelete``).
+    public init(deleting recordName: String, recordType: String = "", changeTag: String? = nil) {
+        let metadata = changeTag.map { RecordMetadata(changeTag: $0) }
+        self.init(
+            changeTag == nil ? .forceDelete : .delete,
+            record: Record(recordType: recordType, recordName: recordName, metadata: metadata))
+    }
+
+    /// Writes the operation dictionary as CloudKit Web Services reads it.
+    ///
+    /// - Throws: `EncodingError.invalidValue` for a saved record without a ``Record/recordType``,
+    ///   and for any value that the record's JSON cannot carry.
+    public func encode(to encoder: any Encoder) throws {
+        try WireCoding.encode(self, to: encoder)
+    }
+
+    /// Reads an operation dictionary.
+    public init(from decoder: any Decoder) throws {
+        self = try WireCoding.decode(Self.self, from: decoder)
+    }
+
+    func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
+        let recordObject: [String: WireJSON]
+        if operationType.isDelete {
+            // A delete names the record, with the change tag the server checks for `delete`.
+            var named: [String: WireJSON] = ["recordName": .string(record.recordName)]
+            if operationType == .delete {
+                named.set("recordChangeTag", record.metadata?.changeTag.map(WireJSON.string))
+            }
+            recordObject = named
+        } else {
+            recordObject = try WireRecord.object(
+                for: record, at: path + [AnyCodingKey(stringValue: "record")], as: .saved)
+        }
+        var object: [String: WireJSON] = [
+            "operationType": .string(operationType.rawValue),
+            "record": .object(recordObject),
+        ]
+        object.set("desiredKeys", desiredKeys.map { .array($0.map(WireJSON.string)) })
+        return .object(object)
+    }
+
+    init(wire reader: WireReader) throws {
+        let typeReader = try reader.member("operationType")
+        let name = try typeReader.string()
+        guard let operationType = OperationType(rawValue: name) else {
+            throw typeReader.corrupted("Unknown operation type '\(name)'.")
+        }
+        self.operationType = operationType
+        record = try WireRecord.record(from: reader.member("record"), as: .saved)
+        desiredKeys = try reader.optionalMember("desiredKeys")?.elements().map { try $0.string() }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+
+/// The body of a CloudKit Web Services `records/modify` request: operations that create, update,
+/// replace or delete records, applied in one call.
+///
+/// Encode it with `JSONEncoder` and `POST` it to
+/// `https://api.apple-cloudkit.com/database/1/<container>/<environment>/<database>/records/modify`:
+///
+/// ```swift
+/// let request = try RecordsModifyRequest(saving: [post1, post2])
+/// let body = try JSONEncoder().encode(request)
+/// // {"operations":[{"operationType":"create","record":{…}}, …]}
+/// ```
+///
+/// The server answers with a ``RecordsModifyResponse``.
+///
+/// A request saves to one zone. When ``zoneID`` is `nil`, the request is sent with the zone its
+/// records came from (their ``RecordMetadata/zoneID``), so that a fetched record is saved back
+/// where it is; records of different zones cannot share a request.
+public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
+    /// The operations, applied in order.
+    public var operations: [RecordOperation]
+
+    /// The zone of the records, or `nil` for the zone the records came from, and for new records
+    /// the default zone.
+    public var zoneID: RecordZoneID?
+
+    /// Whether the whole request fails when one operation fails; `nil` leaves it to the server,
+    /// whose default is `true`. It applies to custom zones only.
+    public var atomic: Bool?
+
+    /// The fields the response includes for each record, or `nil` for all of them.
+    public var desiredKeys: [String]?
+
+    /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - operations: The operations, applied in order.
+    ///   - zoneID: The zone of the records, or `nil` for the zone the records came from.
+    ///   - atomic: Whether the whole request fails when one operation fails.
+    ///   - desiredKeys: The fields the response includes for each record.
+    public init(
+        operations: [RecordOperation],
+        zoneID: RecordZoneID? = nil,
+        atomic: Bool? = nil,
+        desiredKeys: [String]? = nil
+    ) {
+        self.operations = operations
+        self.zoneID = zoneID
+        self.atomic = atomic
+        self.desiredKeys = desiredKeys
+    }
+
+    /// Creates a request that saves models.
+    ///
+    /// Each model is encoded with `encoder`. A model whose record carries a change tag from the
+    /// server (see ``RecordMetadata``) is saved with an ``RecordOperation/OperationType/update``,
+    /// which the server refuses if the record has changed since; any other is saved with a
+    /// ``RecordOperation/OperationType/create``. Pass `operationType` to choose one for all.
+    ///
+    /// - Parameters:
+    ///   - models: The models to save.
+    ///   - encoder: The encoder that turns each model into a record.
+    ///   - operationType: The operation for every model, or `nil` to choose per model.
+    ///   - zoneID: The zone of the records, or `nil` for the zone the records came from.
+    ///   - atomic: Whether the whole request fails when one operation fails.
+    /// - Throws: Any error that `encoder` throws for a model.
+    public init<Model: Encodable>(
+        saving models: some Sequence<Model>,
+        encoder: RecordEncoder = RecordEncoder(),
+        operationType: RecordOperation.OperationType? = nil,
+        zoneID: RecordZoneID? = nil,
+        atomic: Bool? = nil
+    ) throws {
+        let operations = try models.map { model in
+            let record = try encoder.encode(model)
+            return RecordOperation(operationType ?? .saving(record), record: record)
+        }
+        self.init(operations: operations, zoneID: zoneID, atomic: atomic)
+    }
+
+    /// Creates a request that saves records, such as those of a graph from
+    /// ``RecordEncoder/encodeGraph(_:)``.
+    ///
+    /// Each record is saved as ``RecordOperation/init(saving:)`` does: with an `update` when it
+    /// carries a change tag from the server, a `create` otherwise, unless `operationType` is given.
+    ///
+    /// - Parameters:
+    ///   - records: The records to save.
+    ///   - operationType: The operation for every record, or `nil` to choose per record.
+    ///   - zoneID: The zone of the records, or `nil` for the zone the records came from.
+    ///   - atomic: Whether the whole request fails when one operation fails.
+    public init(
+        savingRecords records: some Sequence<Record>,
+        operationType: RecordOperation.OperationType? = nil,
+        zoneID: RecordZoneID? = nil,
+        atomic: Bool? = nil
+    ) {
+        let operations = records.map { record in RecordOperation(operationType ?? .saving(record), record: record) }
+        self.init(operations: operations, zoneID: zoneID, atomic: atomic)
+    }
+
+    /// Writes the request body as CloudKit Web Services reads it.
+    ///
+    /// - Throws: `EncodingError.invalidValue` when ``zoneID`` is `nil` and the records come from
+    ///   different zones, for a saved record without a ``Record/recordType``, and for any value
+    ///   that a record's JSON cannot carry.
+    public func encode(to encoder: any Encoder) throws {
+        try WireCoding.encode(self, to: encoder)
+    }
+
+    /// Reads a request body.
+    public init(from decoder: any Decoder) throws {
+        self = try WireCoding.decode(Self.self, from: decoder)
+    }
+
+    /// The zone the request saves to: the one given, else the one zone its records came from.
+    ///
+    /// - Throws: `EncodingError.invalidValue` when no zone is given and the records come from
+    ///   different zones.
+    func effectiveZoneID(at path: [any CodingKey]) throws -> RecordZoneID? {
+        if let zoneID { return zoneID }
+        var found: (zoneID: RecordZoneID, recordName: String)?
+        for (index, operation) in operations.enumerated() {
+            guard let zoneID = operation.record.metadata?.zoneID else { continue }
+            guard let first = found else {
+                found = (zoneID, operation.record.recordName)
+                continue
+            }
+            guard first.zoneID == zoneID else {
+                throw EncodingError.invalid(
+                    zoneID,
+                    at: path + [AnyCodingKey(stringValue: "operations"), AnyCodingKey(index: index)],
+                    "Record '\(operation.record.recordName)' is in zone '\(zoneID.zoneName)' but record "
+                        + "'\(first.recordName)' is in zone '\(first.zoneID.zoneName)': a request saves to one zone. "
+                        + "Send a request for each zone.")
+            }
+        }
+        return found?.zoneID
+    }
+
+    func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
+        var object: [String: WireJSON] = [:]
+        object["operations"] = .array(
+            try operations.enumerated().map { index, operation in
+                try operation.wireJSON(at: path + [AnyCodingKey(stringValue: "operations"), AnyCodingKey(index: index)])
+            })
+        object.set("zoneID", try effectiveZoneID(at: path).map { WireField.zoneID($0) })
+        object.set("atomic", atomic.map(WireJSON.bool))
+        object.set("desiredKeys", desiredKeys.map { .array($0.map(WireJSON.string)) })
+        return .object(object)
+    }
+
+    init(wire reader: WireReader) throws {
+        operations = try reader.member("operations").elements().map(RecordOperation.init(wire:))
+        zoneID = try reader.optionalMember("zoneID").map { try WireField.zoneID(from: $0) }
+        atomic = try reader.optionalMember("atomic")?.bool()
+        desiredKeys = try reader.optionalMember("desiredKeys")?.elements().map { try $0.string() }
+    }
+}
