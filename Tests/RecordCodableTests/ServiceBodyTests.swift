@@ -196,7 +196,9 @@ struct ServiceBodyTests {
                 == #"{"continuationMarker":"AbC=","records":[{"fields":{},"recordName":"a","recordType":"T"}]}"#)
         // A page without `records` is empty.
         #expect(try decode(RecordsQueryResponse.self, "{}").records.isEmpty)
-        expectDecodingError("typeMismatch", at: "records") { _ = try decode(RecordsQueryResponse.self, #"{"records":5}"#) }
+        expectDecodingError("typeMismatch", at: "records") {
+            _ = try decode(RecordsQueryResponse.self, #"{"records":5}"#)
+        }
     }
 
     // MARK: Requests

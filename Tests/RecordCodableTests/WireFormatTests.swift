@@ -437,7 +437,8 @@ struct WireFormatTests {
     @Test func fieldWithoutValue() throws {
         // The server sends an absent field with a null value, or none.
         let record = try Self.record(
-            #"{"recordName":"n","fields":{"a":{"type":"STRING"},"b":{"value":null},"c":{"type":"COLOR","value":null}}}"#)
+            #"{"recordName":"n","fields":{"a":{"type":"STRING"},"b":{"value":null},"c":{"type":"COLOR","value":null}}}"#
+        )
         #expect(record.fields.isEmpty)
         malformed(#"{"x":"just text"}"#, "typeMismatch", at: "fields.x")
         malformed(#"{"x":{"value":{"color":"red"}}}"#, "dataCorrupted", at: "fields.x.value")

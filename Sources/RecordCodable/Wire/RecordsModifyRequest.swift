@@ -143,7 +143,8 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
         var object: [String: WireJSON] = [:]
         object["operations"] = .array(
             try operations.enumerated().map { index, operation in
-                try operation.wireJSON(at: path + [AnyCodingKey(stringValue: "operations"), AnyCodingKey(index: index)])
+                try operation.wireJSON(
+                    at: path + [AnyCodingKey(stringValue: "operations"), AnyCodingKey(index: index)])
             })
         object.set("zoneID", try effectiveZoneID(at: path).map { WireField.zoneID($0) })
         object.set("atomic", atomic.map(WireJSON.bool))

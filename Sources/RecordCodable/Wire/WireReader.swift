@@ -231,4 +231,3 @@ struct WireReader {
         .dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: description))
     }
 }
-
