@@ -58,8 +58,9 @@ enum WireRecord {
         case stored
         /// The record in a save operation: only the keys a request may carry. The server sets
         /// the system fields itself and refuses a request that sends them, and the zone is the
-        /// request's.
-        case saved
+        /// request's. An update may leave out the type, as Apple's own examples do; a record that
+        /// the operation creates or replaces needs it.
+        case saved(typeRequired: Bool)
     }
 
     // MARK: Writing
@@ -70,15 +71,16 @@ enum WireRecord {
         case .stored:
             object["recordName"] = .string(record.recordName)
             object["recordType"] = .string(record.recordType)
-        case .saved:
+        case .saved(let typeRequired):
             // A record without a name is named by the server.
             if !record.recordName.isEmpty { object["recordName"] = .string(record.recordName) }
-            guard !record.recordType.isEmpty else {
+            if !record.recordType.isEmpty {
+                object["recordType"] = .string(record.recordType)
+            } else if typeRequired {
                 throw EncodingError.invalid(
                     record.recordType, at: path + [AnyCodingKey(stringValue: "recordType")],
                     "Record '\(record.recordName)' has no record type, which the server needs to save it.")
             }
-            object["recordType"] = .string(record.recordType)
         }
         var fields: [String: WireJSON] = [:]
         for (name, value) in record.fields {
@@ -90,7 +92,7 @@ enum WireRecord {
         object.set("parent", record.parent.map(WireField.reference))
         if let metadata = record.metadata {
             object.set("recordChangeTag", metadata.changeTag.map(WireJSON.string))
-            if form == .stored {
+            if case .stored = form {
                 object.set("created", try metadata.created.map { try stamp($0, at: path, key: "created") })
                 object.set("modified", try metadata.modified.map { try stamp($0, at: path, key: "modified") })
                 object.set("zoneID", metadata.zoneID.map { WireField.zoneID($0) })
