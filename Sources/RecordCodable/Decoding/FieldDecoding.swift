@@ -259,8 +259,10 @@ enum Unbox {
         }
     }
 
-    /// A web URL from its text, or a file's URL from an asset (its local file, else its download
-    /// address).
+    /// A web URL from its text, or a file's URL from an asset: its local file, else its download
+    /// address, in which CloudKit's `${f}` placeholder for the file name to download as is filled
+    /// in with the property's name (left as it is, `URL` would percent-encode it into an address
+    /// the server does not know).
     static func url(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> URL {
         switch value {
         case .string(let string):
@@ -270,7 +272,12 @@ enum Unbox {
             return url
         case .asset(let asset):
             if let fileURL = asset.fileURL { return fileURL }
-            if let address = asset.downloadURL, let url = URL(string: address) { return url }
+            if let address = asset.downloadURL {
+                let fileName = path().keys.last(where: { $0.intValue == nil })?.stringValue ?? "file"
+                let filled = address.replacingOccurrences(
+                    of: "${f}", with: fileName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "file")
+                if let url = URL(string: filled) { return url }
+            }
             throw DecodingError.corrupted("The asset has neither a file URL nor a valid download URL.", at: path())
         default:
             throw DecodingError.typeMismatch(URL.self, found: value, at: path())

@@ -44,6 +44,20 @@ public struct RecordDecoder: Sendable {
     /// Creates a decoder with the default options.
     public init() {}
 
+    /// For a decoder that reads records back as an encoder with a custom key strategy wrote
+    /// them: that strategy, which names the field of each key. (A custom decoding strategy names
+    /// the key of each field instead, the other way round.)
+    var fieldNaming: (@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)? {
+        get { options.value.fieldNaming }
+        set {
+            options = options.changed { options in
+                options.fieldNaming = newValue
+                // The engine looks fields up through `fieldNaming` on its custom route.
+                options.keyDecodingStrategy = .custom { $0.last ?? AnyCodingKey(stringValue: "") }
+            }
+        }
+    }
+
     /// Decodes a model from a record.
     ///
     /// - Parameters:
@@ -68,6 +82,7 @@ extension RecordDecoder {
         var identifierKey: String? = "id"
         var keyDecodingStrategy = KeyDecodingStrategy.useDefaultKeys
         var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+        var fieldNaming: (@Sendable ([any CodingKey]) -> any CodingKey)?
     }
 
     /// The options of a new decoder, shared by every decoder that changes none of them.

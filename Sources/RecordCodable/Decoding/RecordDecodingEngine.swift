@@ -66,6 +66,9 @@ final class RecordDecodingEngine: Decoder {
         case .convertFromSnakeCase:
             return record.fields[SnakeCase.fromCamelCase(name)] ?? record.fields[name]
         case .custom:
+            if let naming = options.fieldNaming {
+                return record.fields[naming([AnyCodingKey(stringValue: name)]).stringValue]
+            }
             return customFieldNames[name].flatMap { record.fields[$0] }
         }
     }
