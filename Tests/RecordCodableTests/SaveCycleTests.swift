@@ -251,12 +251,14 @@ struct SaveCycleTests {
 
     @Test("Each linked record is updated against its own original; a newly linked model is created")
     func graphUpdates() throws {
-        var originals = try RecordEncoder().encodeGraph(Post(id: "P1", title: "T", author: Author(id: "A1", name: "Ada"), editor: nil))
+        var originals = try RecordEncoder().encodeGraph(
+            Post(id: "P1", title: "T", author: Author(id: "A1", name: "Ada"), editor: nil))
         for index in originals.indices { originals[index].metadata = RecordMetadata(changeTag: "t\(index)") }
         var post = try RecordDecoder().decode(Post.self, from: originals[0], linkedRecords: originals)
         post.author.name = "Ada L."
         post.editor = Author(id: "A2", name: "Grace")
-        let records = try RecordEncoder().encodeGraph(post, updating: originals[0], linkedOriginals: originals.dropFirst())
+        let records = try RecordEncoder().encodeGraph(
+            post, updating: originals[0], linkedOriginals: originals.dropFirst())
         #expect(records.map(\.recordName) == ["P1", "A1", "A2"])
         #expect(records[0].fields == ["editor": .reference(RecordReference(recordName: "A2"))])
         #expect(records[0].metadata?.changeTag == "t0")

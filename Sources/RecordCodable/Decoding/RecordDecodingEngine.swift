@@ -53,6 +53,10 @@ final class RecordDecodingEngine: Decoder {
         return name.utf8.count == identifierKey.utf8.count && name == identifierKey
     }
 
+    /// Whether the record has a name for the identifier to read. A record without one was saved
+    /// by a model whose identifier was `nil`, which reads back `nil`.
+    var hasName: Bool { !record.recordName.isEmpty }
+
     /// The value of the field for `key`, found as the key strategy says.
     func field(forKey key: some CodingKey) -> RecordValue? {
         field(named: key.stringValue)

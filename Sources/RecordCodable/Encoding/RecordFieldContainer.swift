@@ -13,6 +13,54 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try engine.store(nil, size: 0, forKey: key)
     }
 
+    // MARK: Optional values
+
+    // A property left out as nil writes nothing, but the engine notes a nil identifier. Each
+    // overload writes a present value as `encode` does.
+
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        guard let value else { return engine.noteAbsentValue(forKey: key) }
+        try encode(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        guard let value else { return engine.noteAbsentValue(forKey: key) }
+        try encode(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        guard let value else { return engine.noteAbsentValue(forKey: key) }
+        try encode(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
+        guard let value else { return engine.noteAbsentValue(forKey: key) }
+        try encode(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
+        try optionalInteger(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
+        try optionalInteger(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+        try optionalInteger(value, forKey: key)
+    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        guard let value else { return engine.noteAbsentValue(forKey: key) }
+        try encode(value, forKey: key)
+    }
+
+    @inline(__always)
+    private mutating func optionalInteger<I: FixedWidthInteger & Encodable>(_ value: I?, forKey key: Key) throws {
+        guard let value else { return engine.noteAbsentValue(forKey: key) }
+        try storeInteger(value, forKey: key)
+    }
+
     mutating func encode(_ value: String, forKey key: Key) throws {
         try engine.store(.string(value), size: value.utf8.count, forKey: key)
     }
