@@ -7,7 +7,7 @@ import Foundation
 /// `https://api.apple-cloudkit.com/database/1/<container>/<environment>/<database>/records/changes`:
 ///
 /// ```swift
-/// var request = RecordsChangesRequest(zoneID: RecordZoneID(zoneName: "Notes"), syncToken: savedToken)
+/// let request = RecordsChangesRequest(zoneID: RecordZoneID(zoneName: "Notes"), syncToken: savedToken)
 /// let body = try JSONEncoder().encode(request)
 /// ```
 ///

@@ -42,8 +42,9 @@ public struct RecordsLookupRequest: Hashable, Sendable, Codable, WireCodable {
     /// The fields each record of the response includes, or `nil` for all of them.
     public var desiredKeys: [String]?
 
-    /// Whether the server writes numbers as strings, which a `Double` would round: the records
-    /// read the same either way.
+    /// Whether the server sends the records' numbers as JSON strings, so that a reader that
+    /// takes JSON numbers as doubles keeps every digit; this package reads them the same either
+    /// way.
     public var numbersAsStrings: Bool?
 
     /// Creates a request.

@@ -6,7 +6,7 @@ import Foundation
 /// `https://api.apple-cloudkit.com/database/1/<container>/<environment>/<database>/records/query`:
 ///
 /// ```swift
-/// var request = RecordsQueryRequest(
+/// let request = RecordsQueryRequest(
 ///     query: RecordQuery(
 ///         recordType: "Artist",
 ///         filterBy: [.init(fieldName: "lastName", comparator: .equals, fieldValue: .string("Chen"))]),
@@ -34,8 +34,9 @@ public struct RecordsQueryRequest: Hashable, Sendable, Codable, WireCodable {
     /// given.
     public var zoneWide: Bool?
 
-    /// Whether the server writes numbers as strings, which a `Double` would round: the records
-    /// read the same either way.
+    /// Whether the server sends the records' numbers as JSON strings, so that a reader that
+    /// takes JSON numbers as doubles keeps every digit; this package reads them the same either
+    /// way.
     public var numbersAsStrings: Bool?
 
     /// Where the previous page of the same query ended, or `nil` for the first page.

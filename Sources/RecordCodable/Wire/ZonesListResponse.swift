@@ -2,7 +2,7 @@ import Foundation
 
 /// The body of the server's answer to a `zones/list` request: every zone of the database.
 ///
-/// `GET` (or `POST`, with no body)
+/// The answer to `GET`
 /// `https://api.apple-cloudkit.com/database/1/<container>/<environment>/<database>/zones/list`:
 ///
 /// ```swift
