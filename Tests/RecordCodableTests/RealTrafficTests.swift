@@ -120,9 +120,23 @@ struct RealTrafficTests {
         }
     }
 
-    /// Kinds whose package types live beside the records API's other bodies.
+    /// The kinds of the records API's other bodies.
     private func readOtherKind(_ entry: RecordedBodies.Entry, _ data: Data) throws {
         switch entry.kind {
+        case "queryRequest":
+            try readAndRoundTrip(RecordsQueryRequest.self, data)
+        case "batchQueryRequest":
+            #expect(try readAndRoundTrip(Batch<RecordsQueryRequest>.self, data).batch.count > 0)
+        case "lookupRequest":
+            #expect(try readAndRoundTrip(RecordsLookupRequest.self, data).records.count > 0)
+        case "changesResponse":
+            try expectWhole(try readAndRoundTrip(RecordsChangesResponse.self, data).records, of: data, entry)
+        case "zonesListResponse":
+            #expect(try readAndRoundTrip(ZonesListResponse.self, data).zones.count > 0)
+        case "assetTokensResponse":
+            #expect(try readAndRoundTrip(AssetsUploadResponse.self, data).tokens.count > 0)
+        case "assetUploadResult":
+            try readAndRoundTrip(AssetUploadResult.self, data)
         case "zoneChangesResponse":
             // `zones/changes`: the package has no type for it; it is still JSON.
             _ = try JSONSerialization.jsonObject(with: data)
@@ -148,6 +162,7 @@ struct RealTrafficTests {
             case "modifyResponse": results = try JSONDecoder().decode(RecordsModifyResponse.self, from: data).records
             case "lookupResponse": results = try JSONDecoder().decode(RecordsLookupResponse.self, from: data).records
             case "queryResponse": results = try JSONDecoder().decode(RecordsQueryResponse.self, from: data).records
+            case "changesResponse": results = try JSONDecoder().decode(RecordsChangesResponse.self, from: data).records
             default: continue
             }
             for result in results {

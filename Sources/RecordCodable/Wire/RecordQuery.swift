@@ -149,7 +149,7 @@ extension RecordQuery {
                     for: fieldValue, at: path + [AnyCodingKey(stringValue: "fieldValue")]),
             ]
             if let distance {
-                object["distance"] = try QueryNumber.finite(
+                object["distance"] = try WireField.finite(
                     distance, at: path + [AnyCodingKey(stringValue: "distance")])
             }
             return .object(object)
@@ -159,7 +159,7 @@ extension RecordQuery {
             comparator = Comparator(rawValue: try reader.member("comparator").string())
             fieldName = try reader.member("fieldName").string()
             let valueReader = try reader.member("fieldValue")
-            guard let read = try WireField.value(from: valueReader) else {
+            guard case .value(let value, _) = try WireField.content(of: valueReader) else {
                 // A filter compares with a value: a missing one is keyNotFound, null is none.
                 let value = try valueReader.member("value")
                 throw DecodingError.valueNotFound(
@@ -167,7 +167,7 @@ extension RecordQuery {
                     DecodingError.Context(
                         codingPath: value.path, debugDescription: "Expected RecordValue value but found null instead."))
             }
-            fieldValue = read.value
+            fieldValue = value
             distance = try reader.optionalMember("distance")?.double()
         }
     }
@@ -273,7 +273,7 @@ extension RecordQuery {
         func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
             var object: [String: WireJSON] = ["fieldName": .string(fieldName), "ascending": .bool(ascending)]
             if let relativeLocation {
-                object["relativeLocation"] = try QueryLocation.json(
+                object["relativeLocation"] = try WireField.location(
                     relativeLocation, at: path + [AnyCodingKey(stringValue: "relativeLocation")])
             }
             return .object(object)
@@ -282,56 +282,7 @@ extension RecordQuery {
         init(wire reader: WireReader) throws {
             fieldName = try reader.member("fieldName").string()
             ascending = try reader.optionalMember("ascending")?.bool() ?? true
-            relativeLocation = try reader.optionalMember("relativeLocation").map(QueryLocation.location(from:))
+            relativeLocation = try reader.optionalMember("relativeLocation").map(WireField.location(from:))
         }
-    }
-}
-
-// MARK: - Values outside a field
-
-/// A number in a query's JSON, outside any field value.
-enum QueryNumber {
-    /// `number` as JSON, which has no NaN or infinity.
-    static func finite(_ number: Double, at path: @autoclosure () -> [any CodingKey]) throws -> WireJSON {
-        guard number.isFinite else {
-            throw EncodingError.invalid(number, at: path(), "Unable to encode Double.\(number) directly in JSON.")
-        }
-        return .double(number)
-    }
-}
-
-/// A location dictionary on its own, as a sort descriptor's `relativeLocation` holds one: the
-/// same keys as a `LOCATION` field's value.
-enum QueryLocation {
-    static func json(_ location: RecordLocation, at path: [any CodingKey]) throws -> WireJSON {
-        func number(_ key: String, _ value: Double?) throws -> WireJSON? {
-            try value.map { try QueryNumber.finite($0, at: path + [AnyCodingKey(stringValue: key)]) }
-        }
-        var object: [String: WireJSON] = [:]
-        object.set("latitude", try number("latitude", location.latitude))
-        object.set("longitude", try number("longitude", location.longitude))
-        object.set("altitude", try number("altitude", location.altitude))
-        object.set("horizontalAccuracy", try number("horizontalAccuracy", location.horizontalAccuracy))
-        object.set("verticalAccuracy", try number("verticalAccuracy", location.verticalAccuracy))
-        object.set("speed", try number("speed", location.speed))
-        object.set("course", try number("course", location.course))
-        object.set(
-            "timestamp",
-            try location.timestamp.map {
-                try WireField.milliseconds($0, at: path + [AnyCodingKey(stringValue: "timestamp")])
-            })
-        return .object(object)
-    }
-
-    static func location(from reader: WireReader) throws -> RecordLocation {
-        RecordLocation(
-            latitude: try reader.member("latitude").double(),
-            longitude: try reader.member("longitude").double(),
-            altitude: try reader.optionalMember("altitude")?.double(),
-            horizontalAccuracy: try reader.optionalMember("horizontalAccuracy")?.double(),
-            verticalAccuracy: try reader.optionalMember("verticalAccuracy")?.double(),
-            speed: try reader.optionalMember("speed")?.double(),
-            course: try reader.optionalMember("course")?.double(),
-            timestamp: try reader.optionalMember("timestamp")?.timestamp())
     }
 }

@@ -115,7 +115,7 @@ enum WireField {
         }
     }
 
-    private static func finite(_ number: Double, at path: @autoclosure () -> [any CodingKey]) throws -> WireJSON {
+    static func finite(_ number: Double, at path: @autoclosure () -> [any CodingKey]) throws -> WireJSON {
         guard number.isFinite else {
             throw EncodingError.invalid(number, at: path(), "Unable to encode Double.\(number) directly in JSON.")
         }
@@ -166,7 +166,7 @@ enum WireField {
         return .object(object)
     }
 
-    private static func location(_ location: RecordLocation, at path: [any CodingKey]) throws -> WireJSON {
+    static func location(_ location: RecordLocation, at path: [any CodingKey]) throws -> WireJSON {
         func number(_ key: String, _ value: Double?) throws -> WireJSON? {
             try value.map { try finite($0, at: path + [AnyCodingKey(stringValue: key)]) }
         }
@@ -332,7 +332,7 @@ enum WireField {
             ownerRecordName: try reader.optionalMember("ownerRecordName")?.string())
     }
 
-    private static func location(from reader: WireReader) throws -> RecordLocation {
+    static func location(from reader: WireReader) throws -> RecordLocation {
         RecordLocation(
             latitude: try reader.member("latitude").double(),
             longitude: try reader.member("longitude").double(),
