@@ -71,7 +71,8 @@ public struct RecordDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from record: Record) throws -> T {
         let engine = RecordDecodingEngine(record: record, options: self)
         defer { engine.finish() }
-        return try T(from: engine)
+        // The type asked for, which may be a subclass of T, as `JSONDecoder` decodes it.
+        return try type.init(from: engine)
     }
 }
 

@@ -289,11 +289,11 @@ final class RecordEncodingEngine: Encoder {
 
     /// Throws when `value` is of a type stored as a single field, such as a `Date` or a `URL`,
     /// which cannot be a whole record even if its own `encode(to:)` uses a keyed container.
-    func rejectSingleValue<T: Encodable>(_ value: T) throws {
+    func rejectSingleValue<T: Encodable>(_ value: T, at path: CodingPath = .root) throws {
         guard let special = encodeSpecial(value) else { return }
         rejectTopLevel("a single \(T.self)")
         throw EncodingError.invalid(
-            value, at: .root,
+            value, at: path,
             "Top-level \(T.self) is stored as \(special.value.kindDescription), but a record holds named fields: "
                 + "encode a struct or class with a keyed container.")
     }
