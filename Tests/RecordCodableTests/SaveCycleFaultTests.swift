@@ -54,7 +54,7 @@ struct SaveCycleFaultTests {
         }
     }
 
-    @Test("A chain of 3,000 linked records decodes to a clear error on a 512 KB stack, not a crash")
+    @Test("A chain of 3,000 linked records is a clear error on a 512 KB stack, not a crash; 50 links decode")
     func longLinkedChain() throws {
         var records: [Record] = []
         for index in 0..<3_000 {
@@ -72,7 +72,7 @@ struct SaveCycleFaultTests {
             }
         }
         #expect(error?.kind == "dataCorrupted")
-        #expect(error?.context?.debugDescription.contains("more than 100 links deep") == true)
+        #expect(error?.context?.debugDescription.contains("more than 64 links deep") == true)
         #expect(error?.fullPath.hasPrefix("next.next.next") == true)
         // A chain within the limit decodes.
         let short = Array(records.suffix(50))
@@ -145,5 +145,73 @@ struct SaveCycleFaultTests {
             }
         }
         expectEncodingError(at: "a") { _ = try RecordEncoder().encode(Merging()) }
+    }
+}
+
+/// Errors that say what to do.
+@Suite("Errors that say what to do")
+struct HelpfulErrorTests {
+    struct Note: Codable {
+        var id: String
+        var title: String
+    }
+
+    @Test("A missing field names a field of the record that is nearly its name")
+    func nearMissField() {
+        let record = Record(recordType: "Note", recordName: "n", fields: ["titel": .string("t"), "other": .int64(1)])
+        let error = expectDecodingError("keyNotFound", at: "title") {
+            _ = try RecordDecoder().decode(Note.self, from: record)
+        }
+        #expect(
+            error?.context?.debugDescription
+                == #"No value associated with key CodingKeys(stringValue: "title", intValue: nil) ("title"). The record has no field 'title', but has 'titel': is the key or the field misspelt?"#
+        )
+        // Nothing near: Foundation's words alone.
+        let far = expectDecodingError("keyNotFound", at: "title") {
+            _ = try RecordDecoder().decode(
+                Note.self, from: Record(recordType: "Note", recordName: "n", fields: ["x": .int64(1)]))
+        }
+        #expect(far?.context?.debugDescription.hasSuffix(#"("title")."#) == true)
+        #expect(
+            NearMisses.of("title", among: ["Title", "titles", "tilte", "tile", "name", "ti"]) == [
+                "Title", "tile", "tilte", "titles",
+            ])
+        #expect(NearMisses.of("createdAt", among: ["created_at", "createdAt", "creationDate"]) == ["created_at"])
+    }
+
+    enum Color: String, Codable { case red, blue }
+    struct Card: Codable {
+        var id: String
+        var color: Color
+    }
+
+    @Test("An unknown raw value of a plain enum suggests RecordEnum")
+    func plainEnumSuggestsRecordEnum() {
+        let record = Record(recordType: "Card", recordName: "c", fields: ["color": .string("lavender")])
+        let error = expectDecodingError("dataCorrupted", at: "color") {
+            _ = try RecordDecoder().decode(Card.self, from: record)
+        }
+        #expect(
+            error?.context?.debugDescription
+                == "Cannot initialize Color from invalid String value lavender. If other versions of the app may store "
+                + "values that Color does not have, make it a RecordEnum, whose fallbackCase reads them.")
+    }
+
+    @Test("The size error names only the fields that weigh")
+    func heaviestFields() {
+        struct Heavy: Encodable {
+            var id = "h"
+            var body = String(repeating: "x", count: 900)
+            var tiny = "t"
+            var small = String(repeating: "s", count: 10)
+        }
+        var encoder = RecordEncoder()
+        encoder.maximumRecordSize = 500
+        #expect {
+            _ = try encoder.encode(Heavy())
+        } throws: { error in
+            guard case .recordTooLarge(_, _, let heaviest) = error as? RecordEncodingError else { return false }
+            return heaviest == ["body"]
+        }
     }
 }

@@ -64,7 +64,7 @@ final class GraphDecoding {
     /// `init(from:)` calling into the decoder, which takes stack: a chain of links much deeper
     /// would overflow a secondary thread's 512 KB stack (a few hundred levels do) instead of
     /// failing with an error.
-    static let maximumDepth = 100
+    static let maximumDepth = 64
 
     /// How many linked records are being decoded inside one another now.
     var depth: Int { inProgress.count }

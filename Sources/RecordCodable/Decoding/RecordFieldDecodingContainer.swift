@@ -170,7 +170,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     }
 
     private func field(_ key: Key, named name: String) throws -> RecordValue {
-        guard let value = engine.field(named: name) else { throw DecodingError.keyNotFound(key, at: .root) }
+        guard let value = engine.field(named: name) else { throw engine.missingField(key) }
         return value
     }
 
@@ -193,7 +193,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     private func missingValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         var decoder = engine.makeValueDecoder(for: nil, at: .field(key), canRestartAsJSON: false)
         defer { engine.recycle(&decoder) }
-        guard let value = try? T(from: decoder) else { throw DecodingError.keyNotFound(key, at: .root) }
+        guard let value = try? T(from: decoder) else { throw engine.missingField(key) }
         return value
     }
 

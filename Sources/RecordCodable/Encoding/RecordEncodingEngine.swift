@@ -280,10 +280,15 @@ final class RecordEncodingEngine: Encoder {
         let sizes: [(name: String, size: Int)] = fields.map { name, value in
             (name, name.utf8.count &+ value.encodedSize)
         }
-        let heaviest = sizes.sorted { first, second in
+        // At most three, and only those that weigh: a field of under a twentieth of the record
+        // would not bring it under the limit if it moved to an asset.
+        let total = fieldWriter.size
+        let sorted = sizes.sorted { first, second in
             first.size != second.size ? first.size > second.size : first.name < second.name
         }
-        .prefix(3).map(\.name)
+        let heaviest = sorted.prefix(3).enumerated()
+            .filter { index, field in index == 0 || field.size >= total / 20 }
+            .map(\.element.name)
         return .recordTooLarge(size: fieldWriter.size, limit: options.maximumRecordSize, heaviestFields: heaviest)
     }
 
