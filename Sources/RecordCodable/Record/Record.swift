@@ -71,7 +71,7 @@ public struct Record: Hashable, Sendable {
 
     /// The names of the fields that saving this record clears on the server.
     ///
-    /// ``RecordEncoder/encode(_:updating:decoder:)`` names here each field that the original
+    /// ``RecordEncoder/encode(_:updating:)`` names here each field that the original
     /// record had and the edited model no longer writes, such as a property set to `nil`. An
     /// `update` then sends each as `{"value": null}`, with its type when the record knows it,
     /// and the server removes the field; fields named nowhere are left as they are. A name that
