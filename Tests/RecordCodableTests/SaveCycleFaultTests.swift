@@ -54,7 +54,7 @@ struct SaveCycleFaultTests {
         }
     }
 
-    @Test("A chain of 3,000 linked records is a clear error on a 512 KB stack, not a crash; 50 links decode")
+    @Test("A chain of 3,000 linked records is a clear error on a 512 KB stack, not a crash; 20 links decode")
     func longLinkedChain() throws {
         var records: [Record] = []
         for index in 0..<3_000 {
@@ -72,10 +72,10 @@ struct SaveCycleFaultTests {
             }
         }
         #expect(error?.kind == "dataCorrupted")
-        #expect(error?.context?.debugDescription.contains("more than 64 links deep") == true)
+        #expect(error?.context?.debugDescription.contains("more than 24 links deep") == true)
         #expect(error?.fullPath.hasPrefix("next.next.next") == true)
         // A chain within the limit decodes.
-        let short = Array(records.suffix(50))
+        let short = Array(records.suffix(20))
         let length = try onSmallStack { () -> Int in
             var box = try RecordDecoder().decode(Box.self, from: short[0], linkedRecords: short)
             var length = 1
@@ -85,7 +85,7 @@ struct SaveCycleFaultTests {
             }
             return length
         }
-        #expect(length == 50)
+        #expect(length == 20)
     }
 
     struct Tag: Codable, Hashable, RawRepresentable {
