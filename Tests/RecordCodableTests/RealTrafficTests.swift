@@ -255,12 +255,25 @@ struct RealTrafficTests {
 
     // MARK: Values the server sends
 
-    @Test("A null or missing value is an absent field, whatever its type")
+    @Test("A null or missing value is an absent field, whatever its type, kept as cleared")
     func nullValues() throws {
         let read = try record(
-            #"{"recordName":"n","fields":{"a":{"type":"STRING","value":null},"b":{"type":"FUTURE_TYPE"},"c":{"type":"INT64","value":3}}}"#
+            #"{"recordName":"n","fields":{"a":{"type":"STRING","value":null},"b":{"type":"FUTURE_TYPE"},"c":{"type":"INT64","value":3},"d":{"type":"ASSETID","value":null,"isEncrypted":true}}}"#
         )
         #expect(read.fields == ["c": .int64(3)])
+        #expect(read.clearedFields == ["a", "b", "d"])
+        // An asset is never encrypted, even cleared.
+        #expect(read.encryptedFields.isEmpty)
+        #expect(try self.record(json(read)) == read)
+        #expect(try json(read).contains(#""a":{"type":"STRING","value":null}"#))
+    }
+
+    @Test("A cleared field set by hand, and one that also has a value, round-trip")
+    func clearedFieldsByHand() throws {
+        var record = Record(recordType: "T", recordName: "n", fields: ["a": .int64(1)])
+        record.clearedFields = ["a", "b"]
+        #expect(record.clearedFields == ["b"])
+        #expect(try self.record(json(record)) == record)
     }
 
     @Test(

@@ -112,6 +112,33 @@ struct SaveCycleFaultTests {
         }
     }
 
+    struct Child: Codable, LinkedRecord, Identifiable {
+        var id: String?
+        var name: String
+    }
+
+    struct Parent: Codable {
+        var id: String
+        var children: [Child]
+    }
+
+    @Test("Linked models whose optional id is nil are records of their own, not one record named 'nil'")
+    func linkedModelsWithNilIdentifiers() throws {
+        let records = try RecordEncoder().encodeGraph(
+            Parent(id: "P", children: [Child(id: nil, name: "a"), Child(id: nil, name: "b")]))
+        #expect(records.count == 3)
+        #expect(Set(records.dropFirst().map(\.recordName)).count == 2)
+        #expect(!records.map(\.recordName).contains("nil"))
+    }
+
+    @Test("A record without a name reads into an optional identifier as nil, and into a required one as an error")
+    func unnamedRecordIntoRequiredIdentifier() {
+        struct Named: Codable { var id: String }
+        expectDecodingError("valueNotFound", at: "id") {
+            _ = try RecordDecoder().decode(Named.self, from: Record(recordType: "Named", recordName: ""))
+        }
+    }
+
     class Base: Encodable {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()

@@ -194,11 +194,125 @@ struct SaveCycleTests {
 
     @Test("A model that cannot read the original says so")
     func unreadableOriginal() throws {
-        let original = Record(recordType: "Note", recordName: "N1", fields: ["title": .int64(3)])
+        let original = Record(
+            recordType: "Note", recordName: "N1", fields: ["title": .int64(3)], metadata: RecordMetadata(changeTag: "t")
+        )
         let error = expectEncodingError(at: "") {
             _ = try RecordEncoder().encode(try Self.decodedNote(), updating: original)
         }
         #expect(error?.context?.underlyingError is DecodingError)
+    }
+
+    @Test("An original the server has not saved, without a change tag, is not something to update")
+    func originalWithoutChangeTag() throws {
+        var original = try Self.fetched()
+        original.metadata = nil
+        let error = expectEncodingError(at: "") {
+            _ = try RecordEncoder().encode(try Self.decodedNote(), updating: original)
+        }
+        #expect(error?.context?.debugDescription.hasPrefix("The original record 'N1' has no change tag") == true)
+    }
+
+    class Item: Codable {
+        var id: String
+        var name: String
+        init(id: String, name: String) {
+            self.id = id
+            self.name = name
+        }
+    }
+
+    final class ColoredItem: Item {
+        var color: Color
+        init(id: String, name: String, color: Color) {
+            self.color = color
+            super.init(id: id, name: name)
+        }
+        private enum CodingKeys: String, CodingKey { case color }
+        required init(from decoder: any Decoder) throws {
+            color = try decoder.container(keyedBy: CodingKeys.self).decode(Color.self, forKey: .color)
+            try super.init(from: decoder)
+        }
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(color, forKey: .color)
+            try super.encode(to: encoder)
+        }
+    }
+
+    @Test("A model held as its superclass is compared as what it is: a newer enum value stays")
+    func subclassReadBack() throws {
+        let fetched = Record(
+            recordType: "ColoredItem", recordName: "I1", fields: ["name": .string("a"), "color": .string("lavender")],
+            metadata: RecordMetadata(changeTag: "t"))
+        let item: Item = try RecordDecoder().decode(ColoredItem.self as Item.Type, from: fetched)
+        #expect(try RecordEncoder().encode(item, updating: fetched).fields.isEmpty)
+        item.name = "b"
+        #expect(try RecordEncoder().encode(item, updating: fetched).fields == ["name": .string("b")])
+    }
+
+    @Test("An emptied or cleared list keeps the list type the server has for its field")
+    func emptiedListKeepsItsType() throws {
+        struct Scores: Codable {
+            var id: String
+            var points: [Int]
+            var dates: [Date]?
+        }
+        let fetched = try JSONDecoder().decode(
+            Record.self,
+            from: Data(
+                #"{"recordName":"S1","recordType":"Scores","recordChangeTag":"t","fields":{"points":{"type":"INT64_LIST","value":[1,2]},"dates":{"type":"ENCRYPTED_TIMESTAMP_LIST","value":[]}}}"#
+                    .utf8))
+        var scores = try RecordDecoder().decode(Scores.self, from: fetched)
+        scores.points = []
+        scores.dates = nil
+        let update = try RecordEncoder().encode(scores, updating: fetched)
+        let operation = try json(RecordOperation(saving: update))
+        #expect(operation.contains(#""points":{"type":"INT64_LIST","value":[]}"#), "\(operation)")
+        #expect(
+            operation.contains(#""dates":{"isEncrypted":true,"type":"TIMESTAMP_LIST","value":null}"#), "\(operation)")
+        // A fetched empty list is written back with its own type.
+        #expect(try json(fetched).contains(#""dates":{"isEncrypted":true,"type":"TIMESTAMP_LIST","value":[]}"#))
+    }
+
+    @Test("A downloaded asset, its local file now set, is not a change")
+    func downloadedAssetIsNoChange() throws {
+        struct Album: Codable {
+            var id: String
+            var cover: RecordAsset
+        }
+        let original = Record(
+            recordType: "Album", recordName: "A1",
+            fields: ["cover": .asset(RecordAsset(fileChecksum: "c", size: 1, downloadURL: "https://x/${f}"))],
+            metadata: RecordMetadata(changeTag: "t"))
+        var album = try RecordDecoder().decode(Album.self, from: original)
+        album.cover.fileURL = URL(fileURLWithPath: "/tmp/cover.png")
+        #expect(try RecordEncoder().encode(album, updating: original).fields.isEmpty)
+    }
+
+    @Test("Models matched with originals need identifiers: one that came from the server without one is an error")
+    func requestOfModelsWithoutIdentifiers() throws {
+        struct Untitled: Codable {
+            var title: String
+            var metadata: RecordMetadata?
+        }
+        let fetched = Record(
+            recordType: "Untitled", recordName: "U1", fields: ["title": .string("a")],
+            metadata: RecordMetadata(changeTag: "t"))
+        var model = try RecordDecoder().decode(Untitled.self, from: fetched)
+        model.title = "b"
+        expectEncodingError(at: "") { _ = try RecordsModifyRequest(saving: [model], updating: [fetched]) }
+        // A new one, never saved, is created.
+        let new = try RecordsModifyRequest(saving: [Untitled(title: "c")], updating: [fetched])
+        #expect(new.operations.map(\.operationType) == [.create])
+    }
+
+    @Test("Only a create may leave a record's name to the server")
+    func unnamedRecordsAreCreatedOnly() throws {
+        for type in [RecordOperation.OperationType.update, .replace, .forceUpdate, .delete, .forceDelete] {
+            let operation = RecordOperation(type, record: Record(recordType: "T", recordName: ""))
+            expectEncodingError(at: "record.recordName") { _ = try JSONEncoder().encode(operation) }
+        }
     }
 
     @Test("Updates follow the encoder's key strategy, custom ones included")

@@ -79,6 +79,18 @@ final class RecordDecodingEngine: Decoder {
         }
     }
 
+    /// The record's name, for an identifier that is not optional: a record without one, which
+    /// only an optional identifier reads (as `nil`), is `valueNotFound`.
+    func recordName(forKey key: some CodingKey) throws -> String {
+        guard hasName else {
+            throw DecodingError.valueNotFound(
+                String.self, at: .field(key),
+                "The record has no name, which the server gives it when it is saved: make the identifier optional "
+                    + "to read records that have none.")
+        }
+        return record.recordName
+    }
+
     /// Whether the record has a name for the identifier to read. A record without one was saved
     /// by a model whose identifier was `nil`, which reads back `nil`.
     var hasName: Bool { !record.recordName.isEmpty }

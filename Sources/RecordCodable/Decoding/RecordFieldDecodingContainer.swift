@@ -30,7 +30,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         let name = key.stringValue
-        if engine.isIdentifier(named: name) { return engine.record.recordName }
+        if engine.isIdentifier(named: name) { return try engine.recordName(forKey: key) }
         return try Unbox.string(field(key, named: name), at: .field(key))
     }
 

@@ -117,7 +117,10 @@ extension RecordEncodingEngine {
     }
 
     private static func text<I: Identifiable>(of identifiable: I) -> String {
-        switch identifiable.id as Any {
+        // An optional id that is nil names nothing: each such model is a record of its own.
+        let id = Mirror(reflecting: identifiable.id)
+        if id.displayStyle == .optional, id.children.isEmpty { return UUID().uuidString }
+        return switch identifiable.id as Any {
         case let text as String: text
         case let uuid as UUID: uuid.uuidString
         case let id: String(describing: id)

@@ -38,12 +38,13 @@ extension RecordEncoder {
     ///   - original: The record the model was decoded from, as the server sent it.
     /// - Returns: The update: the original's name, type and metadata, the changed fields, and the
     ///   cleared ones.
-    /// - Throws: What ``encode(_:)`` throws; `EncodingError.invalidValue` when the model cannot
-    ///   read `original` (its `DecodingError` is the underlying error) or when the model's
-    ///   identifier names another record.
+    /// - Throws: What ``encode(_:)`` throws; `EncodingError.invalidValue` when `original` has no
+    ///   change tag (the server has not saved it: there is nothing to update, so encode the model
+    ///   whole), when the model cannot read `original` (its `DecodingError` is the underlying
+    ///   error), or when the model's identifier names another record.
     public func encode<T: Codable>(_ value: T, updating original: Record) throws -> Record {
         let edited = try encode(value)
-        let baseline = try encode(readBack(T.self, from: original, linkedRecords: [] as [Record]))
+        let baseline = try encode(readBack(type(of: value), from: original, linkedRecords: [] as [Record]))
         return try RecordUpdate(original: original, baseline: baseline).update(to: edited, of: value)
     }
 
@@ -73,7 +74,7 @@ extension RecordEncoder {
         let originals = Dictionary(
             ([original] + Array(linkedOriginals)).map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
         let edited = try encodeGraph(value)
-        let baselines = try encodeGraph(readBack(T.self, from: original, linkedRecords: originals.values))
+        let baselines = try encodeGraph(readBack(type(of: value), from: original, linkedRecords: originals.values))
         let baselineByName = Dictionary(
             baselines.dropFirst().map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
         var records: [Record] = []
@@ -92,10 +93,16 @@ extension RecordEncoder {
     }
 
     /// The model as it reads `original`, through a decoder that finds fields where this encoder
-    /// writes them.
+    /// writes them. The type is the model's own, which may be a subclass of the static type.
     private func readBack<T: Decodable>(
         _ type: T.Type, from original: Record, linkedRecords: some Sequence<Record>
     ) throws -> T {
+        guard original.metadata?.changeTag != nil else {
+            throw EncodingError.invalid(
+                original, at: [] as [any CodingKey],
+                "The original record '\(original.recordName)' has no change tag: the server has not saved it, "
+                    + "so there is nothing to update. Encode the model whole with encode(_:) to create it.")
+        }
         do {
             return try matchingDecoder.decode(type, from: original, linkedRecords: linkedRecords)
         } catch {
@@ -142,17 +149,24 @@ struct RecordUpdate {
         }
         var update = Record(
             recordType: original.recordType, recordName: original.recordName, metadata: original.metadata)
+        var typeHints: [String: String] = [:]
         for (name, value) in edited.fields {
             if let before = baseline.fields[name], before.isSameOnTheWire(as: value) { continue }
             update.fields[name] = value
+            // An emptied list keeps the type the server has for the field.
+            if value.isEmptyList, let typeName = original.typeName(ofField: name) { typeHints[name] = typeName }
         }
-        var cleared: [String: String?] = [:]
-        for (name, before) in baseline.fields where edited.fields[name] == nil {
-            cleared[name] = .some(original.fields[name]?.typeName ?? before.typeName)
+        var cleared: Set<String> = []
+        for name in baseline.fields.keys where edited.fields[name] == nil {
+            cleared.insert(name)
+            if let typeName = original.typeName(ofField: name) ?? baseline.typeName(ofField: name) {
+                typeHints[name] = typeName
+            }
         }
-        if !cleared.isEmpty { update.clearedFieldTypes = cleared }
+        update.clearedFields = cleared
+        update.fieldTypeHints = typeHints
         let encrypted = edited.encryptedFields.union(original.encryptedFields)
-        update.encryptedFields = encrypted.filter { update.fields[$0] != nil || cleared[$0] != nil }
+        update.encryptedFields = encrypted.filter { update.fields[$0] != nil || cleared.contains($0) }
         return update
     }
 }
@@ -168,6 +182,16 @@ extension RecordValue {
             return first == second && first.sign == second.sign
         case (.list(let first), .list(let second)):
             return first.count == second.count && zip(first, second).allSatisfy { $0.isSameOnTheWire(as: $1) }
+        case (.asset(let first), .asset(let second)):
+            // The local file is not part of CloudKit's JSON: two assets the server knows are the
+            // same when what is written of them is. Without the server's keys, the file is all
+            // there is to compare.
+            guard first.isKnownToServer, second.isKnownToServer else { return first == second }
+            var first = first
+            var second = second
+            first.fileURL = nil
+            second.fileURL = nil
+            return first == second
         default:
             return self == other
         }

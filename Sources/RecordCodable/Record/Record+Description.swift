@@ -49,7 +49,9 @@ extension RecordValue: CustomStringConvertible {
         case .bytes(let data):
             return data.count == 1 ? "1 byte" : "\(data.count) bytes"
         case .date(let date):
-            guard date.timeIntervalSinceReferenceDate.isFinite else { return "date \(date.timeIntervalSince1970)" }
+            // ISO 8601 names the years 1 to 9999 only: beyond, the date shows as seconds from 1970.
+            let seconds = date.timeIntervalSince1970
+            guard seconds > -62_135_596_800, seconds < 253_402_300_800 else { return "date \(seconds) s from 1970" }
             // The formatter cuts the milliseconds off rather than rounding them: half of one more
             // makes the cut a rounding, so that 0.123, held as 0.12299…, shows as .123.
             return Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date.addingTimeInterval(0.000_5))

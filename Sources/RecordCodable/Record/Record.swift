@@ -75,25 +75,33 @@ public struct Record: Hashable, Sendable {
     /// record had and the edited model no longer writes, such as a property set to `nil`. An
     /// `update` then sends each as `{"value": null}`, with its type when the record knows it,
     /// and the server removes the field; fields named nowhere are left as they are. A name that
-    /// is also in ``fields`` is written with its value.
+    /// is also in ``fields`` is not cleared: the field is written with its value.
     ///
     /// A field that the server sends with a `null` value, or none, is absent from ``fields``, and
     /// its name is kept here, so that the record's JSON reads back as it was.
     public var clearedFields: Set<String> {
-        get { Set(clearedFieldTypes.keys) }
-        set {
-            changeExtras { extras in
-                extras.clearedFieldTypes = Dictionary(
-                    uniqueKeysWithValues: newValue.map { ($0, extras.clearedFieldTypes[$0] ?? nil) })
-            }
+        get {
+            guard let cleared = extrasBox?.value.clearedFields, !cleared.isEmpty else { return [] }
+            return cleared.filter { fields[$0] == nil }
         }
+        set { changeExtras { $0.clearedFields = newValue } }
     }
 
-    /// Each cleared field's name, with its field type's name (`"STRING"`, `"INT64_LIST"`) when
-    /// known.
-    var clearedFieldTypes: [String: String?] {
-        get { extrasBox?.value.clearedFieldTypes ?? [:] }
-        set { changeExtras { $0.clearedFieldTypes = newValue } }
+    /// The field type, as CloudKit names it (`"INT64_LIST"`), of fields whose value does not tell
+    /// it: a cleared field, and an empty list, which would otherwise be written as a
+    /// `STRING_LIST` — a type the server refuses for a field its schema has as another list. Kept
+    /// from what the server sent, and from the original of an update; a hint for writing only,
+    /// which equality ignores.
+    var fieldTypeHints: [String: String] {
+        get { extrasBox?.value.fieldTypeHints ?? [:] }
+        set { changeExtras { $0.fieldTypeHints = newValue } }
+    }
+
+    /// The type of a field for writing it: its value's, unless the value does not tell (an empty
+    /// list, or no value), when the hint kept for it is used.
+    func typeName(ofField name: String) -> String? {
+        if let value = fields[name], !value.isEmptyList { return value.typeName }
+        return fieldTypeHints[name]
     }
 
     /// What few records have beside their fields and metadata, kept apart for the same reason as
@@ -102,7 +110,8 @@ public struct Record: Hashable, Sendable {
 
     private struct Extras: Hashable, Sendable {
         var parent: RecordReference?
-        var clearedFieldTypes: [String: String?] = [:]
+        var clearedFields: Set<String> = []
+        var fieldTypeHints: [String: String] = [:]
     }
 
     private mutating func changeExtras(_ change: (inout Extras) -> Void) {
@@ -163,7 +172,8 @@ extension Record {
     public static func == (first: Record, second: Record) -> Bool {
         first.recordType == second.recordType && first.recordName == second.recordName
             && first.fields == second.fields && first.encryptedFields == second.encryptedFields
-            && first.extrasBox?.value == second.extrasBox?.value && first.serverMetadata == second.serverMetadata
+            && first.parent == second.parent && first.clearedFields == second.clearedFields
+            && first.serverMetadata == second.serverMetadata
     }
 
     /// Hashes the parts of the record that `==` compares.
@@ -172,7 +182,8 @@ extension Record {
         hasher.combine(recordName)
         hasher.combine(fields)
         hasher.combine(encryptedFields)
-        hasher.combine(extrasBox?.value)
+        hasher.combine(parent)
+        hasher.combine(clearedFields)
         hasher.combine(serverMetadata)
     }
 

@@ -77,6 +77,10 @@ public struct RecordAsset: Hashable, Sendable, Codable {
         self.downloadURL = downloadURL
     }
 
+    /// Whether the server can resolve the asset: it has the receipt of an upload, or the checksum
+    /// of a file the server holds. An asset with only a local file must be uploaded first.
+    var isKnownToServer: Bool { receipt != nil || fileChecksum != nil }
+
     /// The asset's cost against a record's size limit: the UTF-8 bytes of its checksum, else of
     /// its file URL or download URL.
     var encodedSize: Int {

@@ -41,6 +41,12 @@ public enum RecordValue: Hashable, Sendable {
     /// ``bytes(_:)`` instead.
     case list([RecordValue])
 
+    /// Whether the value is a list without elements, whose field type it cannot tell.
+    var isEmptyList: Bool {
+        if case .list(let elements) = self { return elements.isEmpty }
+        return false
+    }
+
     /// The Swift value held by this case, which an error carries in place of the model's own value
     /// once that value is a field: a `Double` for ``double(_:)``, a `Date` for ``date(_:)``, the
     /// elements' values for a ``list(_:)``.

@@ -88,10 +88,12 @@ enum WireRecord {
             let fieldPath = path + [AnyCodingKey(stringValue: "fields"), AnyCodingKey(stringValue: name)]
             if case .saved = form { try requireUploaded(value, of: record, field: name, at: fieldPath) }
             fields[name] = try WireField.object(
-                for: value, encrypted: record.encryptedFields.contains(name), at: fieldPath)
+                for: value, typeHint: value.isEmptyList ? record.fieldTypeHints[name] : nil,
+                encrypted: record.encryptedFields.contains(name), at: fieldPath)
         }
-        for (name, typeName) in record.clearedFieldTypes where record.fields[name] == nil {
-            fields[name] = WireField.clearedObject(typeName: typeName, encrypted: record.encryptedFields.contains(name))
+        for name in record.clearedFields {
+            fields[name] = WireField.clearedObject(
+                typeName: record.fieldTypeHints[name], encrypted: record.encryptedFields.contains(name))
         }
         object["fields"] = .object(fields)
         object.set("parent", record.parent.map(WireField.reference))
@@ -120,7 +122,7 @@ enum WireRecord {
         case .list(let elements): assets = elements.compactMap { if case .asset(let asset) = $0 { asset } else { nil } }
         default: return
         }
-        for asset in assets where asset.receipt == nil && asset.fileChecksum == nil {
+        for asset in assets where !asset.isKnownToServer {
             let file = asset.fileURL.map { " (\($0.path))" } ?? ""
             throw EncodingError.invalid(
                 asset, at: path,
@@ -156,22 +158,27 @@ enum WireRecord {
         let recordType = try reader.optionalMember("recordType")?.string() ?? ""
         var fields: [String: RecordValue] = [:]
         var encryptedFields: Set<String> = []
-        var clearedFieldTypes: [String: String?] = [:]
+        var clearedFields: Set<String> = []
+        var typeHints: [String: String] = [:]
         if let fieldsReader = try reader.optionalMember("fields") {
             for (name, field) in try fieldsReader.members() {
                 switch try WireField.content(of: field) {
-                case .value(let value, let isEncrypted):
+                case .value(let value, let typeName, let isEncrypted):
                     fields[name] = value
                     if isEncrypted { encryptedFields.insert(name) }
+                    // An empty list keeps the type the server has for its field.
+                    if value.isEmptyList, let typeName { typeHints[name] = typeName }
                 case .cleared(let typeName, let isEncrypted):
-                    clearedFieldTypes[name] = .some(typeName)
+                    clearedFields.insert(name)
                     if isEncrypted { encryptedFields.insert(name) }
+                    if let typeName { typeHints[name] = typeName }
                 }
             }
         }
         var record = Record(recordType: recordType, recordName: recordName, fields: fields, metadata: metadata)
         record.encryptedFields = encryptedFields
-        if !clearedFieldTypes.isEmpty { record.clearedFieldTypes = clearedFieldTypes }
+        if !clearedFields.isEmpty { record.clearedFields = clearedFields }
+        if !typeHints.isEmpty { record.fieldTypeHints = typeHints }
         record.parent = try reader.optionalMember("parent").map(WireField.reference(from:))
         return record
     }

@@ -87,7 +87,8 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
     /// Writes the operation dictionary as CloudKit Web Services reads it.
     ///
     /// - Throws: `EncodingError.invalidValue` for a record without a ``Record/recordType`` that the
-    ///   operation creates or replaces, and for any value that the record's JSON cannot carry.
+    ///   operation creates or replaces, for a record without a name that the operation does not
+    ///   create, and for any value that the record's JSON cannot carry.
     public func encode(to encoder: any Encoder) throws {
         try WireCoding.encode(self, to: encoder)
     }
@@ -98,6 +99,13 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
     }
 
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
+        // Only a create lets the server name the record; any other operation needs its name.
+        if record.recordName.isEmpty && operationType != .create {
+            throw EncodingError.invalid(
+                record, at: path + [AnyCodingKey(stringValue: "record"), AnyCodingKey(stringValue: "recordName")],
+                "A record without a name can only be created, for the server to name it; \(operationType.rawValue) "
+                    + "needs the name of the record it changes.")
+        }
         let recordObject: [String: WireJSON]
         if operationType.isDelete {
             // A delete names the record, with the change tag the server checks for `delete`.

@@ -159,7 +159,7 @@ extension RecordQuery {
             comparator = Comparator(rawValue: try reader.member("comparator").string())
             fieldName = try reader.member("fieldName").string()
             let valueReader = try reader.member("fieldValue")
-            guard case .value(let value, _) = try WireField.content(of: valueReader) else {
+            guard case .value(let value, _, _) = try WireField.content(of: valueReader) else {
                 // A filter compares with a value: a missing one is keyNotFound, null is none.
                 let value = try valueReader.member("value")
                 throw DecodingError.valueNotFound(

@@ -85,7 +85,8 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
     /// Each model whose record name is among `originals` is encoded with
     /// ``RecordEncoder/encode(_:updating:)``, so that its update changes only what the edit
     /// changed, and is left out when the edit changed nothing. Any other model is encoded whole
-    /// and created.
+    /// and created. Models are matched with their originals by record name, so each needs an
+    /// identifier. When no model changed, the request has no operations: don't send it.
     ///
     /// ```swift
     /// let fetched = page.records.compactMap(\.record)
@@ -100,7 +101,8 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
     ///   - encoder: The encoder that turns each model into a record.
     ///   - zoneID: The zone of the records, or `nil` for the zone the records came from.
     ///   - atomic: Whether the whole request fails when one operation fails.
-    /// - Throws: Any error that `encoder` throws for a model.
+    /// - Throws: Any error that `encoder` throws for a model; `EncodingError.invalidValue` for a
+    ///   model that carries a change tag but whose record name is not among `originals`.
     public init<Model: Codable>(
         saving models: some Sequence<Model>,
         updating originals: some Sequence<Record>,
@@ -113,6 +115,15 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
         for model in models {
             let record = try encoder.encode(model)
             guard let original = originals[record.recordName] else {
+                // A model that came from the server, but names no original: it has no identifier,
+                // or another one. Saved as it is, it would update or create the wrong record.
+                if record.metadata?.changeTag != nil {
+                    throw EncodingError.invalid(
+                        model, at: [] as [any CodingKey],
+                        "A model of record type '\(record.recordType)' carries a change tag but names record "
+                            + "'\(record.recordName)', which is not among the originals: give the model an identifier, "
+                            + "or encode it with encode(_:updating:) and its own original.")
+                }
                 operations.append(RecordOperation(saving: record))
                 continue
             }

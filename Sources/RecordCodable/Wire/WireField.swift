@@ -49,17 +49,34 @@ enum WireField {
     // MARK: Writing
 
     /// The field object of `value`; an `encrypted` one is marked `"isEncrypted": true`.
-    static func object(for value: RecordValue, encrypted: Bool = false, at path: [any CodingKey]) throws -> WireJSON {
-        guard encrypted else { return try object(for: value, at: path) }
+    ///
+    /// `typeHint` is the field's type when its value does not tell it: an empty list is written
+    /// with that list type, rather than as a `STRING_LIST`.
+    static func object(
+        for value: RecordValue, typeHint: String? = nil, encrypted: Bool = false, at path: [any CodingKey]
+    ) throws -> WireJSON {
+        guard encrypted else { return try object(for: value, typeHint: typeHint, at: path) }
         guard canBeEncrypted(value) else {
             throw EncodingError.invalid(
                 value.payload, at: path,
                 "The field is named in encryptedFields, but CloudKit encrypts neither assets, which it keeps "
                     + "encrypted already, nor references, which the server must read.")
         }
-        guard case .object(var object) = try object(for: value, at: path) else { return .null }
+        guard case .object(var object) = try object(for: value, typeHint: typeHint, at: path) else { return .null }
         object["isEncrypted"] = .bool(true)
         return .object(object)
+    }
+
+    /// Whether `name` is a list type this package reads, such as `INT64_LIST`.
+    static func isListType(_ name: String) -> Bool {
+        name.hasSuffix(listSuffix) && FieldType(name: String(name.dropLast(listSuffix.count))) != nil
+    }
+
+    /// Whether CloudKit can keep a field of the type named `name` encrypted: neither an asset nor
+    /// a reference, nor a list of them.
+    static func canBeEncrypted(typeName name: String) -> Bool {
+        let element = name.hasSuffix(listSuffix) ? String(name.dropLast(listSuffix.count)) : name
+        return FieldType(name: element).map { $0 != .asset && $0 != .reference } ?? true
     }
 
     /// Whether CloudKit can keep the value encrypted: anything but an asset or a reference, or a
@@ -72,15 +89,17 @@ enum WireField {
         }
     }
 
-    private static func object(for value: RecordValue, at path: [any CodingKey]) throws -> WireJSON {
+    private static func object(for value: RecordValue, typeHint: String?, at path: [any CodingKey]) throws -> WireJSON {
         let valuePath = path + [AnyCodingKey(stringValue: "value")]
-        let typeName: String
+        var typeName: String
         let json: WireJSON
         if case .list(let elements) = value {
-            // An empty list has no element to take a type from; CloudKit accepts it as a list of
-            // strings, and it decodes into an empty collection of any type.
+            // An empty list has no element to take a type from: it takes the type the record knows
+            // for the field, else a list of strings, which CloudKit accepts for a new field and
+            // which decodes into an empty collection of any type.
             let elementType = elements.first.flatMap(FieldType.init(of:)) ?? .string
             typeName = elementType.rawValue + listSuffix
+            if elements.isEmpty, let typeHint, isListType(typeHint) { typeName = typeHint }
             json = .array(
                 try elements.enumerated().map { index, element in
                     guard FieldType(of: element) == elementType else {
@@ -188,8 +207,9 @@ enum WireField {
 
     /// What a field object holds.
     enum Content {
-        /// A value, and whether the server keeps it encrypted.
-        case value(RecordValue, isEncrypted: Bool)
+        /// A value, its type's name without `ENCRYPTED_` when the field has a type, and whether
+        /// the server keeps it encrypted.
+        case value(RecordValue, typeName: String?, isEncrypted: Bool)
         /// No value: the field's `value` is `null` or missing, which is how the server sends a
         /// field the record does not have, and how a save clears one. The type is its plain name,
         /// when the field has one.
@@ -206,9 +226,11 @@ enum WireField {
             isEncrypted = true
         }
         guard let value = try field.optionalMember("value") else {
-            return .cleared(typeName: typeName, isEncrypted: isEncrypted)
+            return .cleared(typeName: typeName, isEncrypted: isEncrypted && typeName.map(canBeEncrypted) ?? true)
         }
-        guard let typeName else { return .value(try inferred(from: value), isEncrypted: isEncrypted) }
+        guard let typeName else {
+            return .value(try inferred(from: value), typeName: nil, isEncrypted: isEncrypted)
+        }
         let read: RecordValue
         if typeName.hasSuffix(listSuffix),
             let elementType = FieldType(name: String(typeName.dropLast(listSuffix.count)))
@@ -222,7 +244,7 @@ enum WireField {
         }
         // Assets are encrypted already and references never are: a flag on them changes nothing
         // the record can say, and writing it back would be refused.
-        return .value(read, isEncrypted: isEncrypted && canBeEncrypted(read))
+        return .value(read, typeName: typeName, isEncrypted: isEncrypted && canBeEncrypted(read))
     }
 
     /// The object of a field that a save clears: `{"value": null}`, with its type when known.
