@@ -66,7 +66,7 @@ extension WireJSON: Codable {
 
     /// An integral JSON number, with its double when it is zero, which JSON can sign: `-0` is the
     /// double minus zero, so that it reads back as it was written; any other is the integer.
-    private static func integer(_ integer: Int64, double: Double?) -> WireJSON {
+    static func integer(_ integer: Int64, double: Double?) -> WireJSON {
         if integer == 0, let double, double.sign == .minus { return .double(double) }
         return .int64(integer)
     }
@@ -77,25 +77,28 @@ extension WireJSON: Codable {
     /// whole array costs at most one pass over it, never a second reading of what nests in it.
     private static func elements(of container: any SingleValueDecodingContainer) throws -> [WireJSON] {
         if let integers = try? container.decode([Int64].self) {
-            // A zero may be minus zero, which only its double tells.
-            guard integers.contains(0), let doubles = try? container.decode([Double].self) else {
-                return integers.map(WireJSON.int64)
-            }
-            return zip(integers, doubles).map { integer($0, double: $1) }
+            return Self.integers(integers, doubles: { try? container.decode([Double].self) })
         }
         if let strings = try? container.decode([String].self) { return strings.map(WireJSON.string) }
-        // A double from 2^53 up may be an integer the double rounded: those lists are read number
-        // by number, each as an integer first, so that no digit of an integer is lost unseen.
-        if let doubles = try? container.decode([Double].self), !doubles.contains(where: { $0.magnitude >= 0x1p53 }) {
-            return numbers(doubles)
-        }
+        if let doubles = try? container.decode([Double].self), let numbers = numbers(doubles) { return numbers }
         return try container.decode([WireJSON].self)
     }
 
-    /// Numbers read as doubles, each as it reads alone: an integral one within `Int64` as an
-    /// integer, unless it is minus zero.
-    private static func numbers(_ doubles: [Double]) -> [WireJSON] {
-        doubles.map { number in
+    /// An array read as integers, each as ``integer(_:double:)`` makes it. Only a zero may be
+    /// minus zero, which only its double tells: so `doubles`, the same array read as doubles, is
+    /// read only when there is a zero.
+    static func integers(_ integers: [Int64], doubles: () -> [Double]?) -> [WireJSON] {
+        guard integers.contains(0), let doubles = doubles() else { return integers.map(WireJSON.int64) }
+        return zip(integers, doubles).map { integer($0, double: $1) }
+    }
+
+    /// An array read as doubles, each number as it reads alone: an integral one within `Int64` as
+    /// an integer, unless it is minus zero. `nil` when a double is from 2^53 up: it may be an
+    /// integer the double rounded, so such an array is read number by number, each as an integer
+    /// first, so that no digit of an integer is lost unseen.
+    static func numbers(_ doubles: [Double]) -> [WireJSON]? {
+        guard !doubles.contains(where: { $0.magnitude >= 0x1p53 }) else { return nil }
+        return doubles.map { number in
             if number == 0 && number.sign == .minus { return .double(number) }
             return Int64(exactly: number).map(WireJSON.int64) ?? .double(number)
         }
@@ -110,16 +113,30 @@ extension WireJSON: Codable {
         case .double(let number): try container.encode(number)
         case .string(let string): try container.encode(string)
         case .array(let elements):
-            // A list's elements are all of one kind: an array of plain values is written as one,
-            // which Foundation's encoder does much faster than value by value.
-            if let integers = elements.all({ if case .int64(let number) = $0 { number } else { nil } }) {
-                try container.encode(integers)
-            } else if let strings = elements.all({ if case .string(let string) = $0 { string } else { nil } }) {
-                try container.encode(strings)
-            } else {
-                try container.encode(elements)
+            switch PlainElements(elements) {
+            case .integers(let integers): try container.encode(integers)
+            case .strings(let strings): try container.encode(strings)
+            case nil: try container.encode(elements)
             }
         case .object(let members): try container.encode(members)
+        }
+    }
+}
+
+/// The elements of an array when they are all integers or all strings. A list's elements are all
+/// of one kind: an array of plain values is written as one, which Foundation's encoder does much
+/// faster than value by value.
+enum PlainElements: Equatable {
+    case integers([Int64])
+    case strings([String])
+
+    init?(_ elements: [WireJSON]) {
+        if let integers = elements.all({ if case .int64(let number) = $0 { number } else { nil } }) {
+            self = .integers(integers)
+        } else if let strings = elements.all({ if case .string(let string) = $0 { string } else { nil } }) {
+            self = .strings(strings)
+        } else {
+            return nil
         }
     }
 }
