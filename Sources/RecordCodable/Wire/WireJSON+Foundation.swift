@@ -53,15 +53,19 @@ extension WireJSON: Codable {
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == path.count {
             return nil
         } catch  where NestedJSON.isReadError(error) {
-            // Foundation's JSON decoder finds a number beyond a Double's range only as it reads
-            // it, and throws an error of its own that it reports for the whole document as "not
-            // valid JSON": this value is the one it means.
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: path,
-                    debugDescription: "The number is beyond the range of a Double (\(error)).",
-                    underlyingError: error))
+            throw readError(error, at: path)
         }
+    }
+
+    /// The error for JSON that Foundation's decoder finds it cannot read only as it reads it: a
+    /// number beyond a Double's range, which this value is, or a broken string somewhere inside
+    /// this object. Foundation's decoder throws an error of its own, which it reports for the
+    /// whole document as "not valid JSON": the value at `path` is the one it means.
+    static func readError(_ error: any Error, at path: [any CodingKey]) -> DecodingError {
+        DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: path, debugDescription: "The number is beyond the range of a Double (\(error)).",
+                underlyingError: error))
     }
 
     /// An integral JSON number, with its double when it is zero, which JSON can sign: `-0` is the

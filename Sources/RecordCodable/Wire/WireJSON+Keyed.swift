@@ -131,16 +131,35 @@ extension WireJSON {
     private static func members(
         of object: KeyedDecodingContainer<DictionaryKey>, as shape: WireShape
     ) throws -> [String: WireJSON] {
-        let keys = object.allKeys
-        var members: [String: WireJSON] = Dictionary(minimumCapacity: keys.count)
-        for key in keys {
-            members[key.stringValue] = try read(KeyedMember(object, key), as: shape.member(key.stringValue))
+        try reportingReadErrors(in: object) {
+            let keys = object.allKeys
+            var members: [String: WireJSON] = Dictionary(minimumCapacity: keys.count)
+            for key in keys {
+                members[key.stringValue] = try read(KeyedMember(object, key), as: shape.member(key.stringValue))
+            }
+            return members
         }
-        return members
     }
 
     /// The members of a record field: its `type` first, which says what its `value` is.
     private static func members(ofField field: KeyedDecodingContainer<FieldKey>) throws -> [String: WireJSON] {
+        try reportingReadErrors(in: field) { try fieldMembers(field) }
+    }
+
+    /// Runs `read`, which reads the members of `object`. JSON that Foundation's decoder can read
+    /// only as it reads it, broken inside the object, is reported at the object's path, as
+    /// `WireJSON(from:)` reports it (``WireJSON/readError(_:at:)``).
+    private static func reportingReadErrors<Key: CodingKey>(
+        in object: KeyedDecodingContainer<Key>, _ read: () throws -> [String: WireJSON]
+    ) throws -> [String: WireJSON] {
+        do {
+            return try read()
+        } catch  where NestedJSON.isReadError(error) {
+            throw readError(error, at: object.codingPath)
+        }
+    }
+
+    private static func fieldMembers(_ field: KeyedDecodingContainer<FieldKey>) throws -> [String: WireJSON] {
         var members: [String: WireJSON] = Dictionary(minimumCapacity: 2)
         var valueShape = WireShape.unknown
         if let type = try member(.type, of: field, as: .string) {
