@@ -32,17 +32,17 @@ struct DictionaryKey: CodingKey {
     }
 }
 
-/// A key of a record field's object, `{"type": "INT64", "value": 3}`: one of the field's own
-/// members, `type`, `value` and `isEncrypted`, which are read by name, or any other member.
+/// A key of a record field's object, `{"type": "INT64", "value": 3}`: one of the two members every
+/// field has, `type` and `value`, which are read by name, or any other member, such as
+/// `isEncrypted`.
 ///
 /// A keyed container lists its keys as those its key type makes from their strings. This type
-/// makes none from a field's own keys, so a field's container lists only the members CloudKit
-/// never sends: listing a container's keys costs a coder more than reading a value, and the usual
-/// field then costs none. The field's own members are found with `contains(_:)` instead.
+/// makes none from `type` and `value`, so a field's container lists only its other members, which
+/// most fields have none of: listing a container's keys costs a coder more than reading a value,
+/// and the usual field then costs none. `type` and `value` are found by name instead.
 struct FieldKey: CodingKey {
     static let type = FieldKey(own: "type")
     static let value = FieldKey(own: "value")
-    static let isEncrypted = FieldKey(own: "isEncrypted")
 
     let stringValue: String
     var intValue: Int? { Int(stringValue) }
@@ -51,9 +51,9 @@ struct FieldKey: CodingKey {
         self.stringValue = name
     }
 
-    /// Any other member's key; `nil` for the field's own, which are read by name.
+    /// Any other member's key; `nil` for `type` and `value`, which are read by name.
     init?(stringValue: String) {
-        guard stringValue != "type", stringValue != "value", stringValue != "isEncrypted" else { return nil }
+        guard stringValue != Self.type.stringValue, stringValue != Self.value.stringValue else { return nil }
         self.stringValue = stringValue
     }
 

@@ -167,12 +167,9 @@ extension WireJSON {
             members[FieldKey.type.stringValue] = type
         }
         members[FieldKey.value.stringValue] = try member(.value, of: field, as: valueShape)
-        if field.contains(.isEncrypted) {
-            members[FieldKey.isEncrypted.stringValue] = try read(KeyedMember(field, .isEncrypted), as: .bool)
-        }
-        // The other members, which CloudKit does not send, but which are read all the same.
+        // The other members: `isEncrypted`, and any CloudKit does not send, read all the same.
         for key in field.allKeys {
-            members[key.stringValue] = try read(KeyedMember(field, key), as: .unknown)
+            members[key.stringValue] = try read(KeyedMember(field, key), as: WireShape.field.member(key.stringValue))
         }
         return members
     }

@@ -83,14 +83,26 @@ indirect enum WireShape: Sendable {
     /// `"ENCRYPTED_BYTES"` a string, `"STRING_LIST"` an array of strings; unknown for a type this
     /// package does not know.
     static func value(ofType typeName: String) -> WireShape {
-        var name = Substring(typeName)
-        if name.hasPrefix(WireField.encryptedPrefix) { name = name.dropFirst(WireField.encryptedPrefix.count) }
-        if name.hasSuffix(WireField.listSuffix) {
-            return FieldType(name: String(name.dropLast(WireField.listSuffix.count))).map { .array(value(of: $0)) }
-                ?? .unknown
-        }
-        return FieldType(name: String(name)).map(value(of:)) ?? .unknown
+        valueShapes[typeName] ?? .unknown
     }
+
+    /// The shape of the value of every field type, by its name in every spelling: plain, encrypted,
+    /// and as a list. A table, because a name looked up costs less than a name taken apart, for
+    /// every field of every record.
+    private static let valueShapes: [String: WireShape] = {
+        let types: [(name: String, type: FieldType)] =
+            [FieldType.string, .int64, .double, .bytes, .timestamp, .reference, .location, .asset].map {
+                ($0.rawValue, $0)
+            } + [("ASSET", .asset)]
+        var shapes: [String: WireShape] = [:]
+        for (name, type) in types {
+            for prefix in ["", WireField.encryptedPrefix] {
+                shapes[prefix + name] = value(of: type)
+                shapes[prefix + name + WireField.listSuffix] = .array(value(of: type))
+            }
+        }
+        return shapes
+    }()
 
     private typealias FieldType = WireField.FieldType
 
