@@ -77,7 +77,7 @@ struct WireDocumentMember: Codable {
             json = try WireJSON(from: decoder)
             return
         }
-        json = try WireJSON.read(DecoderValue(decoder: decoder), as: WireShape.document.member(key.stringValue))
+        json = try WireJSON.read(DecoderValue(decoder: decoder), as: WireObject.document.member(key.stringValue))
     }
 
     func encode(to encoder: any Encoder) throws {

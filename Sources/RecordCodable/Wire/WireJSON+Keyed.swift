@@ -45,8 +45,10 @@ extension WireJSON {
             return number(source)
         case .bool:
             return (try? source.bool()).map(WireJSON.bool)
-        case .array(let element):
-            return try array(source, of: element)
+        case .strings, .integers, .numbers:
+            return list(source, as: shape)
+        case .objects(let object):
+            return try objects(source, as: .object(object))
         case .object, .fields:
             guard let object = try? source.object(keyedBy: DictionaryKey.self) else { return nil }
             return .object(try members(of: object, as: shape))
@@ -65,17 +67,17 @@ extension WireJSON {
         return Self.integer(integer, double: number)
     }
 
-    /// An array of elements of one shape: a list. Its elements are read one by one; an array of
-    /// plain values, which `WireJSON(from:)` reads whole, reads to the same values either way.
-    private static func array(_ source: some WireValueSource, of element: WireShape) throws -> WireJSON? {
-        switch element {
-        case .string:
+    /// An array of plain values: a list. Its elements are read one by one, where `WireJSON(from:)`
+    /// reads such an array whole, to the same values.
+    private static func list(_ source: some WireValueSource, as shape: WireShape) -> WireJSON? {
+        switch shape {
+        case .strings:
             // An empty array would be read as integers first: the same empty array.
             return plainElements(source, { try $0.decode(String.self) }).map { .array($0.map(WireJSON.string)) }
-        case .integer:
+        case .integers:
             guard let integers = plainElements(source, { try $0.decode(Int64.self) }) else { return nil }
             return .array(Self.integers(integers, doubles: { plainElements(source, { try $0.decode(Double.self) }) }))
-        case .number:
+        default:
             guard let doubles = plainElements(source, { try $0.decode(Double.self) }) else { return nil }
             // Integers are tried first, which only integral numbers can be; strings next, which
             // numbers are not.
@@ -85,12 +87,6 @@ extension WireJSON {
                 return .array(Self.integers(integers, doubles: { doubles }))
             }
             return numbers(doubles).map(WireJSON.array)
-        case .object, .fields:
-            return try objects(source, keyedBy: DictionaryKey.self) { try members(of: $0, as: element) }
-        case .field:
-            return try objects(source, keyedBy: FieldKey.self) { try members(ofField: $0) }
-        case .unknown, .bool, .array:
-            return nil
         }
     }
 
@@ -109,20 +105,16 @@ extension WireJSON {
         return values
     }
 
-    /// An array of objects, each read by `read` from its keyed container. An array with anything
-    /// but objects in it is left to `WireJSON(from:)`, which reads such an array whole in some
-    /// cases.
-    private static func objects<Key: CodingKey>(
-        _ source: some WireValueSource, keyedBy type: Key.Type,
-        _ read: (KeyedDecodingContainer<Key>) throws -> [String: WireJSON]
-    ) throws -> WireJSON? {
+    /// An array of objects of one shape, read object by object. An array with anything but
+    /// objects in it is left to `WireJSON(from:)`, which reads such an array whole in some cases.
+    private static func objects(_ source: some WireValueSource, as shape: WireShape) throws -> WireJSON? {
         guard var elements = try? source.elements() else { return nil }
         var objects: [WireJSON] = []
         objects.reserveCapacity(elements.count ?? 0)
         while !elements.isAtEnd {
             // Only the container is asked for here: an error inside the object is the object's.
-            guard let object = try? elements.nestedContainer(keyedBy: type) else { return nil }
-            objects.append(.object(try read(object)))
+            guard let object = try? elements.nestedContainer(keyedBy: DictionaryKey.self) else { return nil }
+            objects.append(.object(try members(of: object, as: shape)))
         }
         return .array(objects)
     }
