@@ -69,11 +69,15 @@ enum DictionaryCoding {
     /// that dictionary's keys through a keyed container, exactly as it reads and writes keyed
     /// containers of ``DictionaryKey``.
     ///
-    /// Foundation's JSON coders do so with their default key strategy. With any other, they read
-    /// and write the dictionary themselves, keys as they are, and apply the strategy to keyed
-    /// containers only: there the answer is `false`, and wire JSON keeps away from keyed
+    /// Foundation's JSON coders do so with their default key strategies. With any other strategy
+    /// they read and write the dictionary themselves, keys as they are, and apply the strategy to
+    /// keyed containers only (Foundation's property list encoder, which has no strategies, writes
+    /// dictionaries itself too): there the answer is `false`, and wire JSON keeps away from keyed
     /// containers. The member's key tells which: the dictionary's conformance makes its keys of a
     /// type of its own, which the coder hands on in the member's coding path.
+    ///
+    /// For example, a `Member` decoded by `JSONDecoder().decode([String: Member].self, from:)`
+    /// finds `isDictionaryMember(decoder.codingPath)` true; with `.convertFromSnakeCase`, false.
     static func isDictionaryMember(_ codingPath: [any CodingKey]) -> Bool {
         guard let key = codingPath.last, let dictionaryKeyType else { return false }
         return ObjectIdentifier(type(of: key)) == dictionaryKeyType

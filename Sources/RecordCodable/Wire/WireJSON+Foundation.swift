@@ -1,7 +1,12 @@
 import Foundation
 
-/// `WireJSON`'s `Codable` conformance: how a wire value travels through Foundation's coders, the
-/// `Codable` path of every wire type (see ``WireCoding``).
+/// `WireJSON`'s `Codable` conformance: the generic route of a wire value through any coder, as
+/// a string-keyed dictionary of values, each read by trying each kind of JSON in turn.
+///
+/// The wire types take it with a coder that does not hand their dictionaries to keyed containers
+/// unchanged (a JSON coder with a key strategy other than the default), and for any value that
+/// the keyed route (`WireJSON+Keyed.swift`) finds is not what its place in CloudKit's format
+/// expects: its values and its errors are the ones both routes give (see ``WireCoding``).
 extension WireJSON: Codable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
