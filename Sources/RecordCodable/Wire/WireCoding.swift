@@ -18,13 +18,26 @@ protocol WireCodable: Codable {
 }
 
 /// The `Codable` conformances of the wire types, written once.
+///
+/// A wire type's JSON is an object, which Foundation's coders see as a `[String: _]` dictionary:
+/// they apply their key strategies to the keys of keyed containers, but not to the keys of
+/// string-keyed dictionaries, so the JSON is exactly CloudKit's whatever strategies the coder
+/// has. Dates and bytes are written as the numbers and Base64 text CloudKit expects, so the
+/// coder's date and data strategies never apply either.
+///
+/// Each member of the object is a ``WireDocumentMember``: with a coder that turns such a
+/// dictionary's keys into a keyed container's, unchanged (as Foundation's JSON coders do with
+/// their default key strategy), the member is written and read through keyed containers, each of
+/// its values read as the kind it is expected to be (``WireShape``); with any other coder, as
+/// any ``WireJSON``. The JSON, the values and the errors are the same either way; the keyed
+/// containers only spare a coder for every value and, in reading, a try of each kind of JSON.
 enum WireCoding {
-    /// Writes `value`'s JSON through `encoder`'s single value container. The JSON holds only
-    /// string-keyed dictionaries, to which Foundation's JSON encoder applies no key strategy, and
-    /// no `Date` or `Data`, so the output is CloudKit's whatever strategies the encoder has.
+    /// Writes `value`'s JSON through `encoder`'s single value container.
     static func encode(_ value: some WireCodable, to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(value.wireJSON(at: encoder.codingPath))
+        let json = try value.wireJSON(at: encoder.codingPath)
+        guard case .object(let members) = json else { return try container.encode(json) }
+        try container.encode(members.mapValues(WireDocumentMember.init))
     }
 
     /// Reads a `T` from the JSON object that `decoder` holds.
@@ -36,10 +49,46 @@ enum WireCoding {
 extension WireReader {
     /// A reader of the JSON object that `decoder` holds, at the decoder's coding path.
     init(decoding decoder: any Decoder) throws {
+        let path = decoder.codingPath
         let container = try decoder.singleValueContainer()
-        let object = try WireJSON.$documentDepth.withValue(decoder.codingPath.count) {
-            try container.decode([String: WireJSON].self)
+        let members = try WireJSON.$documentDepth.withValue(path.count) {
+            try container.decode([String: WireDocumentMember].self)
         }
-        self.init(.object(object), path: decoder.codingPath)
+        self.init(.object(members.mapValues(\.json)), path: path)
+    }
+}
+
+/// A member of a wire document (a record, or a request or response body), as Foundation's coders
+/// hand it over: written and read through keyed containers when the coder treats the document's
+/// dictionary as a keyed container of its keys as they are, and as any ``WireJSON`` otherwise.
+///
+/// For example, a record's `fields` member is read as an object of fields, each field's `value`
+/// as the kind its `type` names (``WireShape``).
+struct WireDocumentMember: Codable {
+    var json: WireJSON
+
+    init(_ json: WireJSON) {
+        self.json = json
+    }
+
+    init(from decoder: any Decoder) throws {
+        let path = decoder.codingPath
+        guard let key = path.last, DictionaryCoding.isDictionaryMember(path) else {
+            json = try WireJSON(from: decoder)
+            return
+        }
+        json = try WireJSON.read(DecoderValue(decoder: decoder), as: WireObject.document.member(key.stringValue))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch json {
+        case .object, .array:
+            // Only an object or an array has keys inside it, and a coder of its own for each value.
+            let path = encoder.codingPath
+            guard DictionaryCoding.isDictionaryMember(path) else { fallthrough }
+            try json.write(to: encoder, depth: path.count)
+        default:
+            try json.encode(to: encoder)
+        }
     }
 }
