@@ -85,11 +85,14 @@ enum WireRecord {
         }
         var fields: [String: WireJSON] = [:]
         for (name, value) in record.fields {
-            let fieldPath = path + [AnyCodingKey(stringValue: "fields"), AnyCodingKey(stringValue: name)]
-            if case .saved = form { try requireUploaded(value, of: record, field: name, at: fieldPath) }
+            // Built only for an error.
+            func fieldPath() -> [any CodingKey] {
+                path + [AnyCodingKey(stringValue: "fields"), AnyCodingKey(stringValue: name)]
+            }
+            if case .saved = form { try requireUploaded(value, of: record, field: name, at: fieldPath()) }
             fields[name] = try WireField.object(
                 for: value, typeHint: value.isEmptyList ? record.fieldTypeHints[name] : nil,
-                encrypted: record.encryptedFields.contains(name), at: fieldPath)
+                encrypted: record.encryptedFields.contains(name), at: fieldPath())
         }
         for name in record.clearedFields {
             fields[name] = WireField.clearedObject(
@@ -114,7 +117,7 @@ enum WireRecord {
     /// Refuses to save an asset that the server cannot resolve: a local file not uploaded yet,
     /// which has neither the upload's receipt nor a checksum of a file the server has.
     private static func requireUploaded(
-        _ value: RecordValue, of record: Record, field: String, at path: [any CodingKey]
+        _ value: RecordValue, of record: Record, field: String, at path: @autoclosure () -> [any CodingKey]
     ) throws {
         let assets: [RecordAsset]
         switch value {
@@ -125,7 +128,7 @@ enum WireRecord {
         for asset in assets where !asset.isKnownToServer {
             let file = asset.fileURL.map { " (\($0.path))" } ?? ""
             throw EncodingError.invalid(
-                asset, at: path,
+                asset, at: path(),
                 "The asset in field '\(field)' of record '\(record.recordName)' is a file\(file) that the server "
                     + "has not received: upload it first (assets/upload, see AssetsUploadRequest), then save the "
                     + "record with the asset the upload returns.")

@@ -53,12 +53,13 @@ enum WireField {
     /// `typeHint` is the field's type when its value does not tell it: an empty list is written
     /// with that list type, rather than as a `STRING_LIST`.
     static func object(
-        for value: RecordValue, typeHint: String? = nil, encrypted: Bool = false, at path: [any CodingKey]
+        for value: RecordValue, typeHint: String? = nil, encrypted: Bool = false,
+        at path: @autoclosure () -> [any CodingKey]
     ) throws -> WireJSON {
         guard encrypted else { return try object(for: value, typeHint: typeHint, at: path) }
         guard canBeEncrypted(value) else {
             throw EncodingError.invalid(
-                value.payload, at: path,
+                value.payload, at: path(),
                 "The field is named in encryptedFields, but CloudKit encrypts neither assets, which it keeps "
                     + "encrypted already, nor references, which the server must read.")
         }
@@ -89,8 +90,11 @@ enum WireField {
         }
     }
 
-    private static func object(for value: RecordValue, typeHint: String?, at path: [any CodingKey]) throws -> WireJSON {
-        let valuePath = path + [AnyCodingKey(stringValue: "value")]
+    /// The path is built only for an error: writing a record builds none.
+    private static func object(
+        for value: RecordValue, typeHint: String?, at path: () -> [any CodingKey]
+    ) throws -> WireJSON {
+        func valuePath() -> [any CodingKey] { path() + [AnyCodingKey(stringValue: "value")] }
         var typeName: String
         let json: WireJSON
         if case .list(let elements) = value {
@@ -104,15 +108,15 @@ enum WireField {
                 try elements.enumerated().map { index, element in
                     guard FieldType(of: element) == elementType else {
                         throw EncodingError.invalid(
-                            element, at: valuePath + [AnyCodingKey(index: index)],
+                            element, at: valuePath() + [AnyCodingKey(index: index)],
                             "A list holds values of one type, never lists, but this element is "
                                 + "\(element.kindDescription) in a list of \(elementType.rawValue).")
                     }
-                    return try scalar(element, at: valuePath + [AnyCodingKey(index: index)])
+                    return try scalar(element, at: valuePath() + [AnyCodingKey(index: index)])
                 })
         } else {
             typeName = FieldType(of: value)?.rawValue ?? FieldType.string.rawValue
-            json = try scalar(value, at: valuePath)
+            json = try scalar(value, at: valuePath())
         }
         return .object(["type": .string(typeName), "value": json])
     }

@@ -8,7 +8,10 @@ import Foundation
 /// strategies the caller's `JSONEncoder` or `JSONDecoder` has. Dates and bytes are written as the
 /// numbers and Base64 text CloudKit expects, so the coder's date and data strategies never apply
 /// either.
-indirect enum WireJSON: Hashable, Sendable {
+///
+/// Not `indirect`: arrays and dictionaries hold their elements by reference already, and a boxed
+/// case would cost an allocation for every value.
+enum WireJSON: Hashable, Sendable {
     case null
     case bool(Bool)
     /// A number that is integral and within `Int64`: the JSON decoder reads it exactly.
