@@ -47,18 +47,21 @@ struct SchemaParser {
         try expectKeyword("DEFINE")
         try expectKeyword("SCHEMA")
         var schema = RecordSchema()
+        // Names seen so far, so that a long schema is checked for repeats in linear time.
+        var roles: Set<String> = []
+        var recordTypes: Set<String> = []
         while current.kind != .end {
             if takeKeyword("CREATE") {
                 try expectKeyword("ROLE")
                 let token = current
                 let role = try name(of: "the role")
-                if schema.roles.contains(role) { throw error("the role '\(role)' is created twice", at: token) }
+                guard roles.insert(role).inserted else { throw error("the role '\(role)' is created twice", at: token) }
                 schema.roles.append(role)
             } else if takeKeyword("RECORD") {
                 try expectKeyword("TYPE")
                 let token = current
                 let recordType = try self.recordType()
-                if schema.recordType(named: recordType.name) != nil {
+                guard recordTypes.insert(recordType.name).inserted else {
                     throw error("the record type '\(recordType.name)' is defined twice", at: token)
                 }
                 schema.recordTypes.append(recordType)
@@ -75,6 +78,7 @@ struct SchemaParser {
         let name = try self.name(of: "the record type")
         try expectSymbol("(", after: "the record type's name")
         var fields: [RecordSchema.Field] = []
+        var fieldNames: Set<String> = []
         var grants: [RecordSchema.Grant] = []
         if !takeSymbol(")") {
             repeat {
@@ -83,7 +87,7 @@ struct SchemaParser {
                 } else {
                     let token = current
                     let field = try self.field()
-                    if fields.contains(where: { $0.name == field.name }) {
+                    guard fieldNames.insert(field.name).inserted else {
                         throw error("the field '\(field.name)' is listed twice in '\(name)'", at: token)
                     }
                     fields.append(field)
