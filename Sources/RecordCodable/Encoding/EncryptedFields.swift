@@ -13,12 +13,12 @@ extension RecordEncodingEngine {
     func noteEncryptedField(at path: CodingPath) {
         if case .root = path.parent {
             switch path.last {
-            case .key(let key): encryptedPropertyKeys.append(key)
-            case .name(let name): encryptedPropertyKeys.append(AnyCodingKey(stringValue: name))
+            case .key(let key): encryptedPropertyKeys.append(key.stringValue)
+            case .name(let name): encryptedPropertyKeys.append(name)
             case .none, .index: break
             }
         } else if let key = path.keys.first {
-            encryptedPropertyKeys.append(key)
+            encryptedPropertyKeys.append(key.stringValue)
         }
     }
 
@@ -29,39 +29,46 @@ extension RecordEncodingEngine {
     ///   asset or a reference, which CloudKit never encrypts, or when the encrypted key is the
     ///   identifier, which names the record rather than being a field.
     func encryptedFieldNames(in fields: [String: RecordValue]) throws -> Set<String> {
-        var names: Set<String> = []
-        for key in encryptedPropertyKeys {
-            if let name = try encryptedFieldName(forKeyNamed: key.stringValue, key, in: fields) {
-                names.insert(name)
-            }
+        let keys = options.encryptedKeys
+        var names = Set<String>(minimumCapacity: encryptedPropertyKeys.count &+ keys.count)
+        for keyName in encryptedPropertyKeys {
+            if let name = try encryptedFieldName(forKeyNamed: keyName, in: fields) { names.insert(name) }
         }
-        for keyName in options.encryptedKeys {
-            if let name = try encryptedFieldName(forKeyNamed: keyName, AnyCodingKey(stringValue: keyName), in: fields) {
-                names.insert(name)
-            }
+        for keyName in keys {
+            if let name = try encryptedFieldName(forKeyNamed: keyName, in: fields) { names.insert(name) }
         }
         return names
     }
 
-    private func encryptedFieldName(
-        forKeyNamed keyName: String, _ key: some CodingKey, in fields: [String: RecordValue]
-    ) throws -> String? {
+    private func encryptedFieldName(forKeyNamed keyName: String, in fields: [String: RecordValue]) throws -> String? {
         if isIdentifier(keyName), !options.storesIdentifierAsField {
             guard let recordName = encodedRecordName else { return nil }
             throw EncodingError.invalid(
-                recordName, at: .field(key),
+                recordName, at: .field(named: keyName),
                 "The identifier '\(keyName)' names the record, and CloudKit never encrypts a record's name. "
                     + "Leave it unencrypted, or set storesIdentifierAsField to keep an encrypted copy as a field.")
         }
-        // A key of another model (encryptedKeys applies to every model) may not make a valid name.
-        guard let name = try? fieldName(forKeyNamed: keyName, key), let value = fields[name] else { return nil }
+        // The name is not checked here: a field under it exists only if it was valid. (A key of
+        // another model, as encryptedKeys applies to every model, may make no valid name.)
+        let name = fieldName(forKeyNamed: keyName)
+        guard let value = fields[name] else { return nil }
         guard WireField.canBeEncrypted(value) else {
             throw EncodingError.invalid(
-                value.payload, at: .field(key),
+                value.payload, at: .field(named: keyName),
                 "The field '\(name)' is encrypted, but it holds \(value.kindDescription): CloudKit keeps assets "
                     + "encrypted already, and never encrypts references, which the server must read. Leave it "
                     + "unencrypted.")
         }
         return name
+    }
+
+    /// The field name of the key named `keyName`, after the key strategy. A custom strategy is
+    /// given a key of that name.
+    private func fieldName(forKeyNamed keyName: String) -> String {
+        switch options.keyEncodingStrategy {
+        case .useDefaultKeys: keyName
+        case .convertToSnakeCase: SnakeCase.fromCamelCase(keyName)
+        case .custom(let convert): convert([AnyCodingKey(stringValue: keyName)]).stringValue
+        }
     }
 }

@@ -40,9 +40,9 @@ final class RecordEncodingEngine: Encoder {
     /// The action of references to linked models written now: set by a ``Link`` property wrapper
     /// while its value is encoded.
     @exclusivity(unchecked) private(set) var linkAction = RecordReference.Action.none
-    /// The keys of the fields that ``Encrypted`` properties wrote, named in the record's
+    /// The names of the keys whose fields ``Encrypted`` properties wrote, named in the record's
     /// `encryptedFields` when it is finished.
-    @exclusivity(unchecked) var encryptedPropertyKeys: [any CodingKey] = []
+    @exclusivity(unchecked) var encryptedPropertyKeys: [String] = []
 
     init(options: RecordEncoder, typeInfo: ModelTypeInfo, graph: GraphEncoding?) {
         self.options = options
@@ -258,11 +258,6 @@ final class RecordEncodingEngine: Encoder {
             metadataBox: metadataBox)
         record.encryptedFields = try encryptedFieldNames(in: fields)
         return record
-    }
-
-    /// The field name for the key named `keyName`, after the key strategy.
-    func fieldName(forKeyNamed keyName: String, _ key: some CodingKey) throws -> String {
-        try fieldWriter.fieldName(for: keyName, key)
     }
 
     /// The record's name: the identifier's value; for a linked model without one, the name its

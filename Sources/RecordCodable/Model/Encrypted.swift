@@ -44,13 +44,15 @@ public struct Encrypted<Value: Codable>: Codable {
     /// Encodes the value; as a record's field, the field is also named in
     /// ``Record/encryptedFields``.
     public func encode(to encoder: any Encoder) throws {
-        if let valueEncoder = encoder as? ValueEncoder {
-            // Noted before the value is written: a value with no native form stops with a signal
-            // and is stored again as JSON bytes, which are encrypted all the same.
-            valueEncoder.engine.noteEncryptedField(at: valueEncoder.path)
+        guard let valueEncoder = encoder as? ValueEncoder else {
+            var container = encoder.singleValueContainer()
+            return try container.encode(wrappedValue)
         }
-        var container = encoder.singleValueContainer()
-        try container.encode(wrappedValue)
+        // Noted before the value is written: a value with no native form stops with a signal and
+        // is stored again as JSON bytes, which are encrypted all the same.
+        valueEncoder.engine.noteEncryptedField(at: valueEncoder.path)
+        // The value encoder is its own single value container.
+        try valueEncoder.encode(wrappedValue)
     }
 
     /// Decodes the value, as if it were not wrapped.
