@@ -382,6 +382,28 @@ struct SchemaModelTests {
         #expect(try RecordType(Wrapper.self).fields == [Field(name: "name", type: .string)])
     }
 
+    @Test("A generic model is named without its arguments, and its generic properties typed by them")
+    func genericModel() throws {
+        struct Tagged<Value: Codable>: Codable {
+            var id: String
+            var value: Value
+            var values: [Value]
+            var pair: Pair<Value>
+        }
+        struct Pair<Value: Codable>: Codable {
+            var first: Value
+            var second: Value
+        }
+        let recordType = try RecordType(Tagged<Level>.self)
+        #expect(recordType.name == "Tagged")
+        #expect(
+            recordType.fields == [
+                Field(name: "pair", type: .bytes), Field(name: "value", type: .string),
+                Field(name: "values", type: .list(.string)),
+            ])
+        #expect(try RecordType(Tagged<Date>.self).field(named: "values")?.type == .list(.timestamp))
+    }
+
     @Test("RecordSchema(models:) describes each type with the default options")
     func schemaOfModels() throws {
         struct Note: Codable {
