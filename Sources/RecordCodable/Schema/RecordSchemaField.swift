@@ -43,57 +43,107 @@ extension RecordSchema {
         }
     }
 
-    /// The type of a field, as the schema language names it.
+    /// The type of a field, as the schema language names it: a single type, such as `STRING`, or
+    /// a list of one, such as `LIST<STRING>`.
+    ///
+    /// ```swift
+    /// let tags: RecordSchema.FieldType = .list(.string)
+    /// tags.valueType    // .string
+    /// tags.isList       // true
+    /// ```
     ///
     /// A model's properties map to these as ``RecordEncoder`` stores them (see <doc:TypeMapping>):
     /// text, a `UUID` and a `Decimal` are ``string``; integers and `Bool` are ``int64``; a nested
     /// value is ``bytes`` holding its JSON; a ``LinkedRecord`` is a ``reference``; a
     /// ``RecordAssetValue`` is an ``asset``.
-    public indirect enum FieldType: Hashable, Sendable {
-        /// A file stored beside the record: `ASSET`.
-        case asset
-        /// Bytes: `BYTES`. Nested values stored as JSON are bytes.
-        case bytes
-        /// A 64-bit floating-point number: `DOUBLE`.
-        case double
-        /// A 64-bit signed integer: `INT64`. A `Bool` is one, 0 or 1.
-        case int64
-        /// A location: `LOCATION`.
-        case location
-        /// A reference to another record: `REFERENCE`.
-        case reference
-        /// Text: `STRING`.
-        case string
-        /// A date, to the millisecond: `TIMESTAMP`.
-        case timestamp
-        /// A number whose type the development server inferred from a write without a schema:
-        /// `NUMBER`, or `NUMBER PREFERRED AS INT64` once someone chose. Avoid it in new schemas.
-        case number(preferredAs: NumberType?)
-        /// A list of values of one type: `LIST<STRING>`. A list of lists is not a CloudKit type.
-        case list(FieldType)
+    public struct FieldType: Hashable, Sendable {
+        /// The type of the field's value, or of each element of a list.
+        public var valueType: ValueType
+
+        /// Whether the field holds a list of values of ``valueType``.
+        public var isList: Bool
+
+        /// Creates a field type.
+        ///
+        /// - Parameters:
+        ///   - valueType: The type of the value, or of each element of a list.
+        ///   - isList: Whether the field holds a list.
+        public init(_ valueType: ValueType, isList: Bool = false) {
+            self.valueType = valueType
+            self.isList = isList
+        }
+
+        /// The type of a single value.
+        public enum ValueType: Hashable, Sendable {
+            /// A file stored beside the record: `ASSET`.
+            case asset
+            /// Bytes: `BYTES`. Nested values stored as JSON are bytes.
+            case bytes
+            /// A 64-bit floating-point number: `DOUBLE`.
+            case double
+            /// A 64-bit signed integer: `INT64`. A `Bool` is one, 0 or 1.
+            case int64
+            /// A location: `LOCATION`.
+            case location
+            /// A reference to another record: `REFERENCE`.
+            case reference
+            /// Text: `STRING`.
+            case string
+            /// A date, to the millisecond: `TIMESTAMP`.
+            case timestamp
+            /// A number whose type the development server inferred from a write without a schema:
+            /// `NUMBER`, or `NUMBER PREFERRED AS INT64` once someone chose. Avoid it in new schemas.
+            case number(preferredAs: NumberType?)
+        }
+
+        /// `ASSET`: a file stored beside the record.
+        public static let asset = FieldType(.asset)
+        /// `BYTES`: bytes, and nested values stored as JSON.
+        public static let bytes = FieldType(.bytes)
+        /// `DOUBLE`: a 64-bit floating-point number.
+        public static let double = FieldType(.double)
+        /// `INT64`: a 64-bit signed integer, or a `Bool`.
+        public static let int64 = FieldType(.int64)
+        /// `LOCATION`: a location.
+        public static let location = FieldType(.location)
+        /// `REFERENCE`: a reference to another record.
+        public static let reference = FieldType(.reference)
+        /// `STRING`: text.
+        public static let string = FieldType(.string)
+        /// `TIMESTAMP`: a date, to the millisecond.
+        public static let timestamp = FieldType(.timestamp)
+
+        /// `NUMBER`, or `NUMBER PREFERRED AS` `type`: a number whose type a development write chose.
+        public static func number(preferredAs type: NumberType?) -> FieldType {
+            FieldType(.number(preferredAs: type))
+        }
+
+        /// `LIST<…>`: a list of values of `element`'s type. A list of lists is not a CloudKit type:
+        /// the list of a list is that list.
+        public static func list(_ element: FieldType) -> FieldType {
+            FieldType(element.valueType, isList: true)
+        }
 
         /// Whether CloudKit can keep a field of this type encrypted: text, numbers, bytes, dates,
         /// locations and lists of them, but not assets, which it encrypts already, references,
         /// which the server must read, or `NUMBER`.
         public var canBeEncrypted: Bool {
-            switch self {
+            switch valueType {
             case .bytes, .double, .int64, .location, .string, .timestamp: true
             case .asset, .reference, .number: false
-            case .list(let element): element.canBeEncrypted
             }
         }
 
         /// Whether a value written by a model whose field has type `modelType` is stored by a
         /// field of this type: the same type, or a `NUMBER` that takes it.
         func accepts(_ modelType: FieldType) -> Bool {
-            switch (self, modelType) {
+            guard isList == modelType.isList else { return false }
+            switch (valueType, modelType.valueType) {
             case (.number(nil), .int64), (.number(nil), .double), (.number(.int64), .int64),
                 (.number(.double), .double):
-                true
-            case (.list(let element), .list(let modelElement)):
-                element.accepts(modelElement)
+                return true
             default:
-                self == modelType
+                return valueType == modelType.valueType
             }
         }
     }

@@ -60,17 +60,20 @@ extension RecordSchema.Field {
     /// The field's type as the language writes it, with `ENCRYPTED` before the single type it
     /// applies to: `ENCRYPTED STRING`, `LIST<ENCRYPTED STRING>`.
     var typeText: String {
-        guard isEncrypted else { return type.text }
-        if case .list(let element) = type { return "LIST<ENCRYPTED \(element.text)>" }
-        return "ENCRYPTED \(type.text)"
+        let single = (isEncrypted ? "ENCRYPTED " : "") + type.valueType.text
+        return type.isList ? "LIST<\(single)>" : single
     }
 }
 
 extension RecordSchema.FieldType: CustomStringConvertible {
     /// The type as the schema language writes it: `STRING`, `LIST<INT64>`,
     /// `NUMBER PREFERRED AS DOUBLE`.
-    public var description: String { text }
+    public var description: String {
+        isList ? "LIST<\(valueType.text)>" : valueType.text
+    }
+}
 
+extension RecordSchema.FieldType.ValueType {
     fileprivate var text: String {
         switch self {
         case .asset: "ASSET"
@@ -84,7 +87,6 @@ extension RecordSchema.FieldType: CustomStringConvertible {
         case .number(nil): "NUMBER"
         case .number(.int64): "NUMBER PREFERRED AS INT64"
         case .number(.double): "NUMBER PREFERRED AS DOUBLE"
-        case .list(let element): "LIST<\(element.text)>"
         }
     }
 }

@@ -14,8 +14,8 @@ enum StoredShape: Equatable {
     /// a list of single values, or JSON when the elements are lists or nested values.
     var asListElement: StoredShape {
         switch self {
-        case .type(.list), .json, .urlList: .json
-        case .type(let element): .type(.list(element))
+        case .type(let element): element.isList ? .json : .type(.list(element))
+        case .json, .urlList: .json
         case .url: .urlList
         }
     }
