@@ -295,6 +295,8 @@ struct SchemaModelTests {
         }
         expectEncodingError(at: "titel") { _ = try RecordType(Plain.self, indexes: ["titel": .queryable]) }
         expectEncodingError(at: "___nothing") { _ = try RecordType(Plain.self, indexes: ["___nothing": .queryable]) }
+        let identifier = expectEncodingError(at: "id") { _ = try RecordType(Plain.self, indexes: ["id": .queryable]) }
+        #expect(identifier?.context?.debugDescription.contains("___recordID") == true)
         expectEncodingError(at: "cover") { _ = try RecordType(Plain.self, fileURLKeys: ["cover"]) }
         expectEncodingError(at: "title") { _ = try RecordType(Plain.self, fileURLKeys: ["title"]) }
         expectEncodingError(at: "pin") { _ = try RecordType(Secret.self, indexes: ["pin": .queryable]) }

@@ -59,7 +59,8 @@ final class ModelProbe: Decoder {
         note(key, isListElement ? shape.asListElement : shape, isEncrypted: context.isEncrypted)
     }
 
-    /// A decoder of placeholders for the value under `key`, which the model reads as it likes.
+    /// A decoder of placeholders, for a value that the model reads through a nested container or
+    /// a decoder of its own.
     fileprivate func placeholderDecoder() -> PlaceholderDecoder {
         PlaceholderDecoder(userInfo: userInfo)
     }
@@ -80,9 +81,10 @@ final class ModelProbe: Decoder {
             case .failed(let type, let error):
                 context = DecodingError.Context(
                     codingPath: [key],
-                    debugDescription: "RecordSchema describes a model from its type, reading each property from a "
-                        + "placeholder value, and \(type) refused every placeholder (\(error)). Make \(type) "
-                        + "CaseIterable (its first case is used) or a RecordEnum, or describe the record type by hand.",
+                    debugDescription: "RecordSchema describes a model from its type, reading each property from "
+                        + "placeholder answers (nil, empty, 0, \"0\", a CaseIterable enum's first case), and \(type) "
+                        + "refused them (\(error)). Make \(type) CaseIterable (its first case is used) or a RecordEnum, "
+                        + "or describe the record type by hand.",
                     underlyingError: error)
             case .tooDeep(let type):
                 context = DecodingError.Context(

@@ -82,6 +82,12 @@ extension RecordSchema.RecordType {
         }
         for (key, keyIndexes) in indexes where !keys.contains(key) {
             guard let systemField = RecordSchema.SystemField(rawValue: key) else {
+                if key == encoder.identifierKey {
+                    throw EncodingError.invalid(
+                        key, at: [AnyCodingKey(stringValue: key)],
+                        "'\(key)' is in indexes, but it names the record rather than a field: index "
+                            + "\"___recordID\" to query records by name.")
+                }
                 throw Self.noProperty(key, of: model, in: "indexes")
             }
             fields.append(RecordSchema.Field(name: key, type: systemField.type, indexes: keyIndexes))
