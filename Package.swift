@@ -25,6 +25,12 @@ let package = Package(
             path: "Examples/server-json"
         ),
         .executableTarget(
+            name: "schema",
+            dependencies: ["RecordCodable"],
+            path: "Examples/schema",
+            exclude: ["schema.ckdb"]
+        ),
+        .executableTarget(
             name: "benchmark",
             dependencies: ["RecordCodable", "CodableFloor"],
             path: "Benchmarks/benchmark",

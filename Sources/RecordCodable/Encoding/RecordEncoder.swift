@@ -75,6 +75,32 @@ public struct RecordEncoder: Sendable {
         set { options = options.changed { $0.storesIdentifierAsField = newValue } }
     }
 
+    /// The coding keys whose fields CloudKit keeps encrypted, as ``Encrypted`` marks a property.
+    ///
+    /// For models whose source cannot change, such as types from another module: each key named
+    /// here that a model writes as a field has its field named in ``Record/encryptedFields``. Keys
+    /// are compared with the Swift-side key, before the key strategy, as ``identifierKey`` is; a
+    /// custom strategy is asked for the field name of a key of that name. The set applies to every
+    /// model this encoder writes, linked models included: use one encoder per model type when
+    /// types share a key name that only one of them encrypts.
+    ///
+    /// ```swift
+    /// var encoder = RecordEncoder()
+    /// encoder.encryptedKeys = ["pin", "note"]
+    /// let record = try encoder.encode(account)    // record.encryptedFields == ["pin", "note"]
+    /// ```
+    ///
+    /// The default is empty. As with ``Encrypted``, a key whose field is an asset or a reference
+    /// is `EncodingError.invalidValue`, and so is the identifier, which names the record rather
+    /// than being a field, unless ``storesIdentifierAsField`` keeps it as one.
+    public var encryptedKeys: Set<String> {
+        get { options.value.encryptedKeys }
+        set { options = options.changed { $0.encryptedKeys = newValue } }
+    }
+
+    /// Whether ``encryptedKeys`` names any key, asked once per record.
+    var hasEncryptedKeys: Bool { !options.value.encryptedKeys.isEmpty }
+
     /// How coding keys become field names. The default uses the keys as they are.
     public var keyEncodingStrategy: KeyEncodingStrategy {
         get { options.value.keyEncodingStrategy }
@@ -133,6 +159,7 @@ extension RecordEncoder {
         /// Whether `identifierKey` was set by hand: a key the model never writes is then an error.
         var identifierKeyIsExplicit = false
         var storesIdentifierAsField = false
+        var encryptedKeys: Set<String> = []
         var keyEncodingStrategy = KeyEncodingStrategy.useDefaultKeys
         var assetDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("RecordCodableAssets", isDirectory: true)

@@ -40,6 +40,9 @@ final class RecordEncodingEngine: Encoder {
     /// The action of references to linked models written now: set by a ``Link`` property wrapper
     /// while its value is encoded.
     @exclusivity(unchecked) private(set) var linkAction = RecordReference.Action.none
+    /// The names of the keys whose fields ``Encrypted`` properties wrote, named in the record's
+    /// `encryptedFields` when it is finished.
+    @exclusivity(unchecked) var encryptedPropertyKeys: [String] = []
 
     init(options: RecordEncoder, typeInfo: ModelTypeInfo, graph: GraphEncoding?) {
         self.options = options
@@ -241,11 +244,20 @@ final class RecordEncodingEngine: Encoder {
         if let newLayout {
             ModelTypes.noteLayout(newLayout, for: options.keyEncodingStrategy, of: T.self)
         }
-        return Record(
+        guard !encryptedPropertyKeys.isEmpty || options.hasEncryptedKeys else {
+            return Record(
+                recordType: typeInfo.recordType,
+                recordName: try finishedRecordName(of: value, fields: fields),
+                fields: fields,
+                metadataBox: metadataBox)
+        }
+        var record = Record(
             recordType: typeInfo.recordType,
             recordName: try finishedRecordName(of: value, fields: fields),
             fields: fields,
             metadataBox: metadataBox)
+        record.encryptedFields = try encryptedFieldNames(in: fields)
+        return record
     }
 
     /// The record's name: the identifier's value; for a linked model without one, the name its

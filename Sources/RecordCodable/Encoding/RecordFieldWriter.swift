@@ -101,7 +101,7 @@ struct RecordFieldWriter {
 
     /// The field name for `key`, whose name is `keyName`, after the key strategy, checked against
     /// the record format.
-    private func fieldName(for keyName: String, _ key: some CodingKey) throws -> String {
+    func fieldName(for keyName: String, _ key: some CodingKey) throws -> String {
         let name: String
         switch strategy {
         case .useDefaultKeys:

@@ -13,7 +13,8 @@ import Foundation
 /// kept as it was then. Some values are kept whole until the record is finished instead, so that
 /// they are stored as they would be anywhere else: a value whose type has a fixed mapping, such as
 /// a `Date`; a linked model, a ``Link`` wrapper or an asset value, stored apart from the record;
-/// and a collection, whose elements decide together whether it is a list or JSON.
+/// an ``Encrypted`` value, whose field is encrypted; and a collection, whose elements decide
+/// together whether it is a list or JSON.
 ///
 /// The containers behave as Foundation's JSON encoder's do: asking twice for a nested container of
 /// one kind under one key hands back the same container, so both writes are kept; a value written
@@ -136,7 +137,7 @@ final class TreeValue: Encodable {
     /// Whether `value` is kept as it is until the record is finished.
     private static func isKeptWhole<T: Encodable>(_ value: T) -> Bool {
         SpecialType(T.self) != nil || value is any Collection || value is any LinkedRecord
-            || value is any LinkWrapper || value is any RecordAssetValue
+            || value is any LinkWrapper || value is any EncryptedWrapper || value is any RecordAssetValue
     }
 
     /// Sets the value's single value, or `nil` for `nil`, unless it already holds something: a

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Which of a record's fields CloudKit keeps encrypted: those of ``Encrypted`` properties and those
+/// of the keys in ``RecordEncoder/encryptedKeys``, worked out once the model has written them all.
+///
+/// Nothing happens field by field: an `@Encrypted` property notes its own key as it is encoded
+/// (the wrapper knows it is one; the encoder does not ask every value), and a record without
+/// either pays one check when it is finished.
+extension RecordEncodingEngine {
+    /// Notes that the value at `path` is encrypted, and so the field it belongs to: the path's
+    /// first key. An encrypted element of a list encrypts the whole list, since CloudKit encrypts
+    /// fields, not parts of them.
+    func noteEncryptedField(at path: CodingPath) {
+        if case .root = path.parent {
+            switch path.last {
+            case .key(let key): encryptedPropertyKeys.append(key.stringValue)
+            case .name(let name): encryptedPropertyKeys.append(name)
+            case .none, .index: break
+            }
+        } else if let key = path.keys.first {
+            encryptedPropertyKeys.append(key.stringValue)
+        }
+    }
+
+    /// The names of the encrypted fields among `fields`, the record's fields. A key that wrote no
+    /// field (a `nil` optional) names none.
+    ///
+    /// - Throws: `EncodingError.invalidValue` at the field's path when an encrypted field holds an
+    ///   asset or a reference, which CloudKit never encrypts, or when the encrypted key is the
+    ///   identifier, which names the record rather than being a field.
+    func encryptedFieldNames(in fields: [String: RecordValue]) throws -> Set<String> {
+        let keys = options.encryptedKeys
+        var names = Set<String>(minimumCapacity: encryptedPropertyKeys.count &+ keys.count)
+        for keyName in encryptedPropertyKeys {
+            if let name = try encryptedFieldName(forKeyNamed: keyName, in: fields) { names.insert(name) }
+        }
+        for keyName in keys {
+            if let name = try encryptedFieldName(forKeyNamed: keyName, in: fields) { names.insert(name) }
+        }
+        return names
+    }
+
+    private func encryptedFieldName(forKeyNamed keyName: String, in fields: [String: RecordValue]) throws -> String? {
+        if isIdentifier(keyName), !options.storesIdentifierAsField {
+            guard let recordName = encodedRecordName else { return nil }
+            throw EncodingError.invalid(
+                recordName, at: .field(named: keyName),
+                "The identifier '\(keyName)' names the record, and CloudKit never encrypts a record's name. "
+                    + "Leave it unencrypted, or set storesIdentifierAsField to keep an encrypted copy as a field.")
+        }
+        // The name is not checked here: a field under it exists only if it was valid. (A key of
+        // another model, as encryptedKeys applies to every model, may make no valid name.)
+        let name = fieldName(forKeyNamed: keyName)
+        guard let value = fields[name] else { return nil }
+        guard WireField.canBeEncrypted(value) else {
+            throw EncodingError.invalid(
+                value.payload, at: .field(named: keyName),
+                "The field '\(name)' is encrypted, but it holds \(value.kindDescription): CloudKit keeps assets "
+                    + "encrypted already, and never encrypts references, which the server must read. Leave it "
+                    + "unencrypted.")
+        }
+        return name
+    }
+
+    /// The field name of the key named `keyName`, after the key strategy. A custom strategy is
+    /// given a key of that name.
+    private func fieldName(forKeyNamed keyName: String) -> String {
+        switch options.keyEncodingStrategy {
+        case .useDefaultKeys: keyName
+        case .convertToSnakeCase: SnakeCase.fromCamelCase(keyName)
+        case .custom(let convert): convert([AnyCodingKey(stringValue: keyName)]).stringValue
+        }
+    }
+}

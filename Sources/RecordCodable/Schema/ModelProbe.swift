@@ -1,0 +1,278 @@
+import Foundation
+
+/// Finds the fields of a model type without a model: the type decodes itself from this decoder,
+/// which notes each key it reads and the type it reads there, and hands back a placeholder.
+///
+/// It answers as a record's decoder would: every key is present, so that optional properties are
+/// read too; the identifier key names the record and is no field; a `RecordMetadata` property is
+/// no field; `superDecoder()` reads the same record, so a class and its superclass make one record
+/// type. Each property's type is described by a ``ShapeProbe``, and its value is a placeholder
+/// (see ``PlaceholderDecoder``) from which the model goes on to the next property.
+final class ModelProbe: Decoder {
+    /// A key the model reads as a field, and how it is stored.
+    struct ProbedField {
+        var key: any CodingKey
+        var shape: StoredShape
+        var isEncrypted: Bool
+    }
+
+    private let identifierKey: String?
+    private let storesIdentifierAsField: Bool
+    let userInfo: [CodingUserInfoKey: Any]
+
+    /// The fields, in the order the model read them first.
+    private(set) var fields: [ProbedField] = []
+
+    init(encoder: RecordEncoder) {
+        identifierKey = encoder.identifierKey
+        storesIdentifierAsField = encoder.storesIdentifierAsField
+        userInfo = encoder.userInfo.mapValues { $0 as Any }
+    }
+
+    /// Decodes a `Model` from the probe, noting its fields.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` at the path of the property that the probe could
+    ///   not describe or build a placeholder of, and any error the model throws on its own.
+    func probe<Model: Decodable>(_ model: Model.Type) throws {
+        _ = try Model(from: self)
+    }
+
+    /// Notes the field for `key`, unless it is the identifier kept out of the fields. A key read
+    /// twice keeps its first shape, and is encrypted if either read is.
+    fileprivate func note(_ key: some CodingKey, _ shape: StoredShape, isEncrypted: Bool = false) {
+        let name = key.stringValue
+        if name == identifierKey, !storesIdentifierAsField { return }
+        if let index = fields.firstIndex(where: { $0.key.stringValue == name }) {
+            fields[index].isEncrypted = fields[index].isEncrypted || isEncrypted
+        } else {
+            fields.append(ProbedField(key: key, shape: shape, isEncrypted: isEncrypted))
+        }
+    }
+
+    /// Notes the field of a property of type `T` read under `key`, or of a list of `T` when
+    /// `isListElement` is true.
+    fileprivate func noteProperty<T: Decodable>(
+        _ type: T.Type, forKey key: some CodingKey, isListElement: Bool = false
+    ) throws {
+        let context = ShapeProbe.Context(userInfo: userInfo)
+        let shape = try Self.reporting(at: key) { try ShapeProbe.shape(of: type, context: context) }
+        note(key, isListElement ? shape.asListElement : shape, isEncrypted: context.isEncrypted)
+    }
+
+    /// A decoder of placeholders, for a value that the model reads through a nested container or
+    /// a decoder of its own.
+    fileprivate func placeholderDecoder() -> PlaceholderDecoder {
+        PlaceholderDecoder(userInfo: userInfo)
+    }
+
+    /// A placeholder of type `T` for the property under `key`.
+    fileprivate func placeholder<T: Decodable>(_ type: T.Type, forKey key: some CodingKey) throws -> T {
+        try Self.reporting(at: key) { try PlaceholderDecoder.placeholder(of: type, userInfo: userInfo) }
+    }
+
+    /// Runs `body`, turning a ``ProbeFailure`` into a `DecodingError` at the path of `key` that says
+    /// what to do.
+    private static func reporting<Result>(at key: some CodingKey, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let failure as ProbeFailure {
+            let context: DecodingError.Context
+            switch failure {
+            case .failed(let type, let error):
+                context = DecodingError.Context(
+                    codingPath: [key],
+                    debugDescription: "RecordSchema describes a model from its type, reading each property from "
+                        + "placeholder answers (nil, empty, 0, \"0\", a CaseIterable enum's first case), and \(type) "
+                        + "refused them (\(error)). Make \(type) CaseIterable (its first case is used) or a RecordEnum, "
+                        + "or describe the record type by hand.",
+                    underlyingError: error)
+            case .tooDeep(let type):
+                context = DecodingError.Context(
+                    codingPath: [key],
+                    debugDescription: "RecordSchema describes a model from its type, and \(type) is held more than "
+                        + "\(ShapeProbe.maximumDepth) types deep: describe the record type by hand.")
+            }
+            throw DecodingError.dataCorrupted(context)
+        }
+    }
+
+    // MARK: Decoder
+
+    var codingPath: [any CodingKey] { [] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(FieldProbeContainer(probe: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self,
+            DecodingError.Context(
+                codingPath: [],
+                debugDescription: "A record holds named fields, but the model reads an unkeyed container."))
+    }
+
+    func singleValueContainer() -> any SingleValueDecodingContainer {
+        WrappedModelProbe(probe: self)
+    }
+}
+
+/// The record's keyed container, as the probe answers it: every key is present.
+private struct FieldProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let probe: ModelProbe
+
+    var codingPath: [any CodingKey] { [] }
+    /// A model that lists the record's keys finds none: the probe knows no keys but those asked.
+    var allKeys: [Key] { [] }
+
+    func contains(_ key: Key) -> Bool { true }
+    func decodeNil(forKey key: Key) -> Bool { false }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try plain(type, .int64, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try plain(type, .string, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try plain(type, .double, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try plain(type, .double, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try plain(type, .int64, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try plain(type, .int64, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try plain(type, .int64, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try plain(type, .int64, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try plain(type, .int64, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try plain(type, .int64, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try plain(type, .int64, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try plain(type, .int64, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try plain(type, .int64, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try plain(type, .int64, key) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try plain(type, .int64, key) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try plain(type, .int64, key) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if T.self == RecordMetadata.self || KnownTypes.isOptionalMetadata(T.self) {
+            // The record's metadata, never a field.
+            return try probe.placeholder(type, forKey: key)
+        }
+        try probe.noteProperty(type, forKey: key)
+        return try probe.placeholder(type, forKey: key)
+    }
+
+    /// An optional property: its field is noted, and its value is `nil`.
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        if T.self != RecordMetadata.self { try probe.noteProperty(type, forKey: key) }
+        return nil
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        probe.note(key, .json)
+        return probe.placeholderDecoder().container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        ListFieldProbe(probe: probe, key: key)
+    }
+
+    /// The same record, so that a superclass reads its properties from it.
+    func superDecoder() -> any Decoder { probe }
+
+    /// A value that a superclass reads as it likes, stored as any nested value is: as JSON.
+    func superDecoder(forKey key: Key) -> any Decoder {
+        probe.note(key, .json)
+        return probe.placeholderDecoder()
+    }
+
+    private func plain<T: Decodable>(_ type: T.Type, _ fieldType: RecordSchema.FieldType, _ key: Key) throws -> T {
+        probe.note(key, .type(fieldType))
+        return try probe.placeholder(type, forKey: key)
+    }
+}
+
+/// A list a model reads element by element through `nestedUnkeyedContainer(forKey:)`: its field is
+/// a list of the first element's type.
+private struct ListFieldProbe<Key: CodingKey>: UnkeyedDecodingContainer {
+    let probe: ModelProbe
+    let key: Key
+    private(set) var currentIndex = 0
+
+    init(probe: ModelProbe, key: Key) {
+        self.probe = probe
+        self.key = key
+    }
+
+    var codingPath: [any CodingKey] { [key] }
+    var count: Int? { nil }
+    /// One element is offered, which is enough to tell the list's type.
+    var isAtEnd: Bool { currentIndex > 0 }
+
+    mutating func decodeNil() -> Bool {
+        probe.note(key, .json)
+        return true
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if currentIndex == 0 { try probe.noteProperty(type, forKey: key, isListElement: true) }
+        currentIndex &+= 1
+        return try probe.placeholder(type, forKey: key)
+    }
+
+    // A list of lists or of nested values is stored as JSON.
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type)
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        jsonElement().container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedDecodingContainer {
+        jsonElement().unkeyedContainer()
+    }
+
+    mutating func superDecoder() -> any Decoder {
+        jsonElement()
+    }
+
+    private mutating func jsonElement() -> PlaceholderDecoder {
+        probe.note(key, .json)
+        currentIndex &+= 1
+        return probe.placeholderDecoder()
+    }
+}
+
+/// The record's single value: a model that wraps another hands the record on to it, as the
+/// encoder lets it; a plain value cannot be a record.
+private struct WrappedModelProbe: SingleValueDecodingContainer {
+    let probe: ModelProbe
+
+    var codingPath: [any CodingKey] { [] }
+
+    func decodeNil() -> Bool { false }
+
+    func decode(_ type: Bool.Type) throws -> Bool { throw notARecord(type) }
+    func decode(_ type: String.Type) throws -> String { throw notARecord(type) }
+    func decode(_ type: Double.Type) throws -> Double { throw notARecord(type) }
+    func decode(_ type: Float.Type) throws -> Float { throw notARecord(type) }
+    func decode(_ type: Int.Type) throws -> Int { throw notARecord(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { throw notARecord(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { throw notARecord(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { throw notARecord(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { throw notARecord(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { throw notARecord(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { throw notARecord(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { throw notARecord(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { throw notARecord(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { throw notARecord(type) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if SpecialType(type) != nil { throw notARecord(type) }
+        return try T(from: probe)
+    }
+
+    private func notARecord(_ type: Any.Type) -> DecodingError {
+        .typeMismatch(
+            type,
+            DecodingError.Context(
+                codingPath: [],
+                debugDescription: "A record holds named fields, but the model reads a single \(type)."))
+    }
+}

@@ -1,0 +1,437 @@
+import Foundation
+import Testing
+
+@testable import RecordCodable
+
+/// The schema of model types, found from the types alone, as the encoder would store them.
+@Suite("The schema of a model")
+struct SchemaModelTests {
+    typealias Field = RecordSchema.Field
+    typealias RecordType = RecordSchema.RecordType
+
+    enum Level: String, RecordEnum {
+        case bronze, gold, unknown
+        static var fallbackCase: Level { .unknown }
+    }
+
+    enum Priority: Int, Codable, CaseIterable {
+        case low = 1
+        case high = 2
+    }
+
+    enum Shape: Codable, CaseIterable, Equatable {
+        case circle(radius: Double)
+        case square
+        static var allCases: [Shape] { [.square] }
+    }
+
+    struct Style: Codable, Equatable {
+        var font: String
+        var size: Int
+        var range: ClosedRange<Int>
+        var shape: Shape
+    }
+
+    struct Author: Codable, Equatable, LinkedRecord {
+        var id: String
+        var name: String
+    }
+
+    struct Notes: RecordAssetValue, Equatable {
+        var lines: [String]
+    }
+
+    /// A property of every kind the encoder maps.
+    struct Everything: Codable, Equatable {
+        var id: UUID
+        var text: String
+        var count: Int
+        var small: UInt8
+        var ratio: Double
+        var precise: Float
+        var flag: Bool
+        var when: Date
+        var blob: Data
+        var website: URL
+        var photo: URL
+        var uuid: UUID
+        var amount: Decimal
+        var level: Level
+        var priority: Priority
+        var tags: [String]
+        var numbers: [Int]
+        var weights: [Double]
+        var days: [Date]
+        var labels: Set<String>
+        var levels: [Level]
+        var link: RecordReference
+        var file: RecordAsset
+        var place: RecordLocation
+        var style: Style
+        var settings: [String: Int]
+        var grid: [[Int]]
+        var gaps: [Int?]
+        var author: Author
+        var coauthor: Author?
+        var reviewers: [Author]
+        var maybeReviewers: [Author?]
+        @Link.DeleteSelf var owner: Author
+        var notes: Notes
+        var attachments: [URL]
+        @Encrypted var pin: String
+        @Encrypted var secretTags: [String]
+        @Encrypted var hint: String?
+        var nickname: String?
+        var metadata: RecordMetadata?
+    }
+
+    static let expectedFields: [Field] = [
+        Field(name: "amount", type: .string),
+        Field(name: "attachments", type: .list(.asset)),
+        Field(name: "author", type: .reference),
+        Field(name: "blob", type: .bytes),
+        Field(name: "coauthor", type: .reference),
+        Field(name: "count", type: .int64),
+        Field(name: "days", type: .list(.timestamp)),
+        Field(name: "file", type: .asset),
+        Field(name: "flag", type: .int64),
+        Field(name: "gaps", type: .bytes),
+        Field(name: "grid", type: .bytes),
+        Field(name: "hint", type: .string, isEncrypted: true),
+        Field(name: "labels", type: .list(.string)),
+        Field(name: "level", type: .string),
+        Field(name: "levels", type: .list(.string)),
+        Field(name: "link", type: .reference),
+        Field(name: "maybeReviewers", type: .list(.reference)),
+        Field(name: "nickname", type: .string),
+        Field(name: "notes", type: .asset),
+        Field(name: "numbers", type: .list(.int64)),
+        Field(name: "owner", type: .reference),
+        Field(name: "photo", type: .asset),
+        Field(name: "pin", type: .string, isEncrypted: true),
+        Field(name: "place", type: .location),
+        Field(name: "precise", type: .double),
+        Field(name: "priority", type: .int64),
+        Field(name: "ratio", type: .double),
+        Field(name: "reviewers", type: .list(.reference)),
+        Field(name: "secretTags", type: .list(.string), isEncrypted: true),
+        Field(name: "settings", type: .bytes),
+        Field(name: "small", type: .int64),
+        Field(name: "style", type: .bytes),
+        Field(name: "tags", type: .list(.string)),
+        Field(name: "text", type: .string),
+        Field(name: "uuid", type: .string),
+        Field(name: "website", type: .string),
+        Field(name: "weights", type: .list(.double)),
+        Field(name: "when", type: .timestamp),
+    ]
+
+    @Test("Every kind of property becomes the field the encoder writes; the identifier and metadata are none")
+    func everyKind() throws {
+        let recordType = try RecordType(Everything.self, fileURLKeys: ["photo", "attachments"])
+        #expect(recordType.name == "Everything")
+        #expect(recordType.fields.count == Self.expectedFields.count)
+        for (found, expected) in zip(recordType.fields, Self.expectedFields) {
+            #expect(found == expected)
+        }
+        #expect(recordType.field(named: "id") == nil)
+        #expect(recordType.field(named: "metadata") == nil)
+    }
+
+    @Test("The schema agrees with the records the encoder writes for a value of the model")
+    func agreesWithEncoder() throws {
+        try withTemporaryDirectory { directory in
+            let author = Author(id: "A1", name: "Ada")
+            let date = Date(timeIntervalSince1970: 1_700_000_000)
+            let value = Everything(
+                id: UUID(), text: "t", count: 1, small: 2, ratio: 0.5, precise: 1.5, flag: true, when: date,
+                blob: Data([1]), website: URL(string: "https://example.com") ?? directory,
+                photo: directory.appendingPathComponent("p.png"), uuid: UUID(), amount: 1.5, level: .gold,
+                priority: .high, tags: ["a"], numbers: [1], weights: [0.5], days: [date], labels: ["x"],
+                levels: [.gold], link: RecordReference(recordName: "R"), file: RecordAsset(fileURL: directory),
+                place: RecordLocation(latitude: 1, longitude: 2),
+                style: Style(font: "Serif", size: 12, range: 1...2, shape: .circle(radius: 1)),
+                settings: ["a": 1], grid: [[1]], gaps: [1, nil], author: author, coauthor: author,
+                reviewers: [author], maybeReviewers: [author], owner: author, notes: Notes(lines: ["n"]),
+                attachments: [directory.appendingPathComponent("a.pdf")], pin: "1234", secretTags: ["s"], hint: "h",
+                nickname: "n", metadata: nil)
+            var encoder = RecordEncoder()
+            encoder.assetDirectory = directory
+            let record = try encoder.encode(value)
+            let recordType = try RecordType(Everything.self, fileURLKeys: ["photo", "attachments"])
+            #expect(Set(record.fields.keys) == Set(recordType.fields.map(\.name)))
+            for (name, fieldValue) in record.fields {
+                #expect(recordType.field(named: name)?.type == fieldValue.schemaType, "\(name)")
+            }
+            #expect(record.encryptedFields == Set(recordType.fields.filter(\.isEncrypted).map(\.name)))
+        }
+    }
+
+    @Test("The quickstart's model, a URL of each kind")
+    func quickstartLikeModel() throws {
+        struct Member: Codable, RecordRepresentable {
+            static var recordType: String { "ClubMember" }
+            var id: UUID
+            var name: String
+            var level: Level
+            var website: URL
+            var portrait: URL
+            var referrer: String?
+            var metadata: RecordMetadata?
+        }
+        let recordType = try RecordType(Member.self, fileURLKeys: ["portrait"])
+        #expect(recordType.name == "ClubMember")
+        #expect(
+            recordType.fields == [
+                Field(name: "level", type: .string), Field(name: "name", type: .string),
+                Field(name: "portrait", type: .asset), Field(name: "referrer", type: .string),
+                Field(name: "website", type: .string),
+            ])
+    }
+
+    @Test("The encoder's options: identifier kept as a field, key strategy, encrypted keys")
+    func encoderOptions() throws {
+        struct Card: Codable {
+            var cardID: Int
+            var holderName: String
+            var pinCode: String
+        }
+        var encoder = RecordEncoder()
+        encoder.identifierKey = "cardID"
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.encryptedKeys = ["pinCode"]
+        #expect(
+            try RecordType(Card.self, encoder: encoder).fields == [
+                Field(name: "holder_name", type: .string), Field(name: "pin_code", type: .string, isEncrypted: true),
+            ])
+        encoder.storesIdentifierAsField = true
+        #expect(
+            try RecordType(Card.self, encoder: encoder).field(named: "card_id") == Field(name: "card_id", type: .int64))
+        encoder.identifierKey = nil
+        #expect(try RecordType(Card.self, encoder: encoder).fields.count == 3)
+    }
+
+    @Test("Coding keys name the fields; a class and its superclass make one record type")
+    func codingKeysAndClasses() throws {
+        class Base: Codable {
+            var id = "B"
+            var created = Date()
+        }
+        final class Post: Base {
+            var title = ""
+            private enum CodingKeys: String, CodingKey { case title = "headline" }
+            override init() { super.init() }
+            required init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                title = try container.decode(String.self, forKey: .title)
+                try super.init(from: container.superDecoder())
+            }
+        }
+        #expect(
+            try RecordType(Post.self).fields == [
+                Field(name: "created", type: .timestamp), Field(name: "headline", type: .string),
+            ])
+    }
+
+    @Test("A hand-written init(from:) is described by what it reads: nested containers, lists read by hand")
+    func handWrittenDecoding() throws {
+        struct Reading: Decodable {
+            enum Keys: String, CodingKey { case id, values, extra, base, point, x }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Keys.self)
+                _ = try container.decode(String.self, forKey: .id)
+                var values = try container.nestedUnkeyedContainer(forKey: .values)
+                while !values.isAtEnd { _ = try values.decode(Double.self) }
+                let extra = try container.nestedContainer(keyedBy: Keys.self, forKey: .extra)
+                _ = try extra.decodeIfPresent(Int.self, forKey: .x)
+                _ = try container.superDecoder(forKey: .base)
+                if try !container.decodeNil(forKey: .point) {
+                    _ = try container.decode(RecordLocation.self, forKey: .point)
+                }
+            }
+        }
+        #expect(
+            try RecordType(Reading.self).fields == [
+                Field(name: "base", type: .bytes), Field(name: "extra", type: .bytes),
+                Field(name: "point", type: .location), Field(name: "values", type: .list(.double)),
+            ])
+    }
+
+    @Test("Indexes by property key or system field name, and grants")
+    func indexesAndGrants() throws {
+        struct Note: Codable {
+            var id: String
+            var title: String
+            var createdAt: Date
+        }
+        var encoder = RecordEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let recordType = try RecordType(
+            Note.self, encoder: encoder,
+            indexes: ["title": [.queryable, .searchable], "createdAt": .sortable, "___recordID": .queryable],
+            grants: RecordSchema.Grant.publicDatabase)
+        #expect(
+            recordType.fields == [
+                Field(name: "___recordID", type: .reference, indexes: .queryable),
+                Field(name: "created_at", type: .timestamp, indexes: .sortable),
+                Field(name: "title", type: .string, indexes: [.queryable, .searchable]),
+            ])
+        #expect(recordType.grants == RecordSchema.Grant.publicDatabase)
+    }
+
+    // MARK: Errors
+
+    @Test("An option that names no property, no URL, or an encrypted field's index is an error at its key")
+    func optionErrors() throws {
+        struct Secret: Codable {
+            var id: String
+            var title: String
+            @Encrypted var pin: String
+            @Encrypted var photo: URL
+        }
+        struct Plain: Codable {
+            var id: String
+            var title: String
+        }
+        expectEncodingError(at: "titel") { _ = try RecordType(Plain.self, indexes: ["titel": .queryable]) }
+        expectEncodingError(at: "___nothing") { _ = try RecordType(Plain.self, indexes: ["___nothing": .queryable]) }
+        let identifier = expectEncodingError(at: "id") { _ = try RecordType(Plain.self, indexes: ["id": .queryable]) }
+        #expect(identifier?.context?.debugDescription.contains("___recordID") == true)
+        expectEncodingError(at: "cover") { _ = try RecordType(Plain.self, fileURLKeys: ["cover"]) }
+        expectEncodingError(at: "title") { _ = try RecordType(Plain.self, fileURLKeys: ["title"]) }
+        expectEncodingError(at: "pin") { _ = try RecordType(Secret.self, indexes: ["pin": .queryable]) }
+        // An encrypted URL is text unless it holds a file, which CloudKit cannot encrypt.
+        #expect(
+            try RecordType(Secret.self).field(named: "photo") == Field(name: "photo", type: .string, isEncrypted: true))
+        let error = expectEncodingError(at: "photo") { _ = try RecordType(Secret.self, fileURLKeys: ["photo"]) }
+        #expect(error?.context?.debugDescription.contains("never encrypts references") == true)
+    }
+
+    @Test("An encrypted reference, linked model or asset value is an error at its key")
+    func encryptedReference() throws {
+        struct Holder: Codable {
+            var id: String
+            @Encrypted var author: Author
+        }
+        expectEncodingError(at: "author") { _ = try RecordType(Holder.self) }
+    }
+
+    @Test("A key that makes no field name is an error at its key, as the encoder reports it")
+    func invalidFieldName() throws {
+        struct Odd: Codable {
+            var id: String
+            var value: Int
+            enum CodingKeys: String, CodingKey {
+                case id
+                case value = "a value"
+            }
+        }
+        expectEncodingError(at: "a value") { _ = try RecordType(Odd.self) }
+    }
+
+    @Test("A plain enum that is not CaseIterable cannot be built from a placeholder: an error that says what to do")
+    func unbuildableEnum() throws {
+        enum Status: String, Codable { case draft, published }
+        struct Post: Codable {
+            var id: String
+            var status: Status
+            var title: String
+        }
+        struct OptionalStatus: Codable {
+            var id: String
+            var status: Status?
+            var tags: [Status]
+        }
+        let error = expectDecodingError("dataCorrupted", at: "status") { _ = try RecordType(Post.self) }
+        #expect(error?.context?.debugDescription.contains("CaseIterable") == true)
+        // Optional properties and lists need no placeholder element.
+        #expect(
+            try RecordType(OptionalStatus.self).fields == [
+                Field(name: "status", type: .string), Field(name: "tags", type: .list(.string)),
+            ])
+    }
+
+    @Test("A type that holds itself ends with an error, not a stack overflow")
+    func selfHoldingType() throws {
+        final class Node: Codable {
+            var next: Node
+            init(next: Node) { self.next = next }
+        }
+        struct Chain: Codable {
+            var id: String
+            var head: Node
+        }
+        let outcome = try onSmallStack { Result { try RecordType(Chain.self) } }
+        let error = expectDecodingError("dataCorrupted", at: "head") { _ = try outcome.get() }
+        #expect(error?.context?.debugDescription.contains("deep") == true)
+    }
+
+    @Test("A model whose top level is not keyed is an error")
+    func notKeyed() throws {
+        expectDecodingError("typeMismatch", at: "") { _ = try RecordType([String].self) }
+        expectDecodingError("typeMismatch", at: "") { _ = try RecordType(String.self) }
+        expectDecodingError("typeMismatch", at: "") { _ = try RecordType(Date.self) }
+    }
+
+    @Test("A wrapper of a model hands the record on to the model it wraps")
+    func wrappedModel() throws {
+        struct Wrapper: Codable {
+            var model: Author
+            init(from decoder: any Decoder) throws {
+                model = try decoder.singleValueContainer().decode(Author.self)
+            }
+        }
+        #expect(try RecordType(Wrapper.self).fields == [Field(name: "name", type: .string)])
+    }
+
+    @Test("A generic model is named without its arguments, and its generic properties typed by them")
+    func genericModel() throws {
+        struct Tagged<Value: Codable>: Codable {
+            var id: String
+            var value: Value
+            var values: [Value]
+            var pair: Pair<Value>
+        }
+        struct Pair<Value: Codable>: Codable {
+            var first: Value
+            var second: Value
+        }
+        let recordType = try RecordType(Tagged<Level>.self)
+        #expect(recordType.name == "Tagged")
+        #expect(
+            recordType.fields == [
+                Field(name: "pair", type: .bytes), Field(name: "value", type: .string),
+                Field(name: "values", type: .list(.string)),
+            ])
+        #expect(try RecordType(Tagged<Date>.self).field(named: "values")?.type == .list(.timestamp))
+    }
+
+    @Test("RecordSchema(models:) describes each type with the default options")
+    func schemaOfModels() throws {
+        struct Note: Codable {
+            var id: String
+            var title: String
+        }
+        let schema = try RecordSchema(models: [Note.self, Author.self])
+        #expect(schema.recordTypes.map(\.name) == ["Note", "Author"])
+        #expect(schema.recordType(named: "Author")?.fields == [Field(name: "name", type: .string)])
+        #expect(schema.roles.isEmpty)
+    }
+}
+
+extension RecordValue {
+    /// The schema type of a field holding this value.
+    var schemaType: RecordSchema.FieldType {
+        switch self {
+        case .string: .string
+        case .int64: .int64
+        case .double: .double
+        case .bytes: .bytes
+        case .date: .timestamp
+        case .asset: .asset
+        case .reference: .reference
+        case .location: .location
+        case .list(let elements): .list(elements.first?.schemaType ?? .string)
+        }
+    }
+}
