@@ -268,7 +268,7 @@ struct EncryptedTests {
     func updates() throws {
         var original = try JSONDecoder().decode(
             Record.self, from: JSONEncoder().encode(RecordEncoder().encode(Self.account)))
-        original.metadata = RecordMetadata(changeTag: "t")   // as the server sent it
+        original.metadata = RecordMetadata(changeTag: "t")  // as the server sent it
         var edited = try RecordDecoder().decode(Account.self, from: original)
         edited.pin = "9999"
         edited.note = nil
