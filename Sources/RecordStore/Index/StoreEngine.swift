@@ -1,0 +1,159 @@
+import Foundation
+import RecordCodable
+
+/// The store's engine: the journal, the index built from it, and the cipher between them.
+///
+/// It commits a batch of entries as one frame and updates the index once the frame is durable,
+/// reads an entry through the index, and compacts the journal when most of it is dead. It knows
+/// entries, not sync rules or models: the ``RecordStore`` above it decides what to write.
+///
+/// Not thread-safe: the store calls it with its lock held.
+final class StoreEngine {
+    private let journal: Journal
+    private(set) var index = StoreIndex()
+    private let cipher: (any RecordStoreCipher)?
+    /// The store's directory, for messages.
+    let path: String
+    /// The journal's size under which it is never compacted.
+    private let compactionThreshold: Int
+    /// What opening found: a cut tail, skipped frames.
+    let openReport: Journal.OpenReport
+    /// The records in requests whose responses are not applied yet, as they were sent.
+    var sent: [RecordKey: EncodedRecord] = [:]
+
+    init(directory: any StoreDirectory, cipher: (any RecordStoreCipher)?, recover: Bool, compactionThreshold: Int)
+        throws
+    {
+        self.cipher = cipher
+        self.compactionThreshold = compactionThreshold
+        path = directory.path
+        let journal = try Journal(directory: directory, newHeader: try StoreHeader.bytes(cipher: cipher))
+        var index = StoreIndex()
+        do {
+            // The header holds the cipher's check value: it is checked before any entry is
+            // opened, so that a wrong cipher is reported as that, and not as damage.
+            try StoreHeader.verify(journal.header, cipher: cipher, path: directory.path + "/" + Journal.fileName)
+            openReport = try journal.readFrames(recover: recover) { entries in
+                // A frame is applied whole or not at all: every entry is read before any is applied.
+                let summaries = try entries.map { entry in
+                    try Self.withPlainBytes(entry.bytes, cipher: cipher) { try JournalEntry.summary(of: $0) }
+                }
+                for (summary, entry) in zip(summaries, entries) {
+                    index.apply(summary, at: entry.location)
+                }
+            }
+        } catch {
+            journal.close()
+            throw error
+        }
+        self.journal = journal
+        self.index = index
+        if !openReport.skipped.isEmpty {
+            // Frames were skipped: rewrite the journal without them, so that the next opening
+            // finds it whole.
+            try compact()
+        }
+    }
+
+    /// Calls `body` with the entry's bytes as written before sealing.
+    private static func withPlainBytes<Result>(
+        _ bytes: UnsafeRawBufferPointer, cipher: (any RecordStoreCipher)?,
+        _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) throws -> Result {
+        guard let cipher else { return try body(bytes) }
+        let opened = try cipher.open(Data(bytes))
+        return try opened.withUnsafeBytes(body)
+    }
+
+    // MARK: Reading
+
+    /// The entry of the record of `key`.
+    func entry(for key: RecordKey) throws -> RecordEntry? {
+        guard let slot = index[key] else { return nil }
+        return try entry(at: slot.location, status: slot.status)
+    }
+
+    /// The record entry at `location`, with the status the index holds for it (which knows
+    /// what the journal does not: that a record was sent).
+    func entry(at location: EntryLocation, status: SyncStatus) throws -> RecordEntry {
+        let bytes = try journal.read(location)
+        do {
+            let entry = try bytes.withUnsafeBytes { stored in
+                try Self.withPlainBytes(stored, cipher: cipher) { try JournalEntry(from: $0) }
+            }
+            guard case .record(var record) = entry else {
+                throw ByteReader.Malformed(description: "the index points at an entry that is not a record's")
+            }
+            record.status = status
+            return record
+        } catch {
+            throw RecordStoreError.corruptJournal(
+                path: path + "/" + Journal.fileName, offset: location.offset,
+                reason: "an entry cannot be read: \(error)")
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes `entries` in one frame, durably, then updates the index. Nothing is written when
+    /// there is nothing to write; when the write fails, nothing changes.
+    func commit(_ entries: [JournalEntry]) throws {
+        guard !entries.isEmpty else { return }
+        var frame = FrameBuilder(capacity: 512 * entries.count)
+        var placed: [EntryLocation] = []
+        placed.reserveCapacity(entries.count)
+        for entry in entries {
+            if let cipher {
+                var plain = ByteWriter(capacity: 512)
+                entry.write(to: &plain)
+                placed.append(frame.add(try cipher.seal(Data(plain.bytes))))
+            } else {
+                placed.append(frame.add { entry.write(to: &$0) })
+            }
+        }
+        let start = try journal.append(&frame)
+        for (entry, relative) in zip(entries, placed) {
+            let location = EntryLocation(offset: start + relative.offset, count: relative.count)
+            switch entry {
+            case .record(let record):
+                index[record.key] = StoreIndex.Slot(
+                    location: location, status: record.status, isDeletion: record.isDeletion)
+            case .removal(let key):
+                index[key] = nil
+            case .syncToken(let zone, let token):
+                index.setSyncToken(token, forZone: zone, at: location)
+            }
+        }
+        if needsCompaction {
+            // The commit is durable: a compaction that fails now (a full disk) leaves the
+            // journal as it was, and is tried again after a later commit.
+            try? compact()
+        }
+    }
+
+    /// Changes the status the index holds for `key`, without writing: a record marked sent.
+    func setStatus(_ status: SyncStatus, for key: RecordKey) {
+        index[key]?.status = status
+    }
+
+    /// Whether most of the journal is dead: entries replaced or removed since.
+    private var needsCompaction: Bool {
+        journal.end >= compactionThreshold && index.liveBytes * 2 < journal.end
+    }
+
+    /// Rewrites the journal with only its live entries.
+    func compact() throws {
+        let live = index.liveEntries()
+        let moved = try journal.rewrite(keeping: live.map(\.location))
+        for (entry, location) in zip(live, moved) {
+            index.move(entry.owner, to: location)
+        }
+    }
+
+    /// The journal's size in bytes.
+    var journalSize: Int { journal.end }
+
+    func close() {
+        journal.close()
+    }
+}

@@ -1,0 +1,171 @@
+/// The store's index, kept in memory: for each record, where its latest entry is in the journal
+/// and its sync status; for each zone, its sync token.
+///
+/// Opening the store builds it from the journal; each commit updates it. Reading a record is a
+/// look-up here, then one read at the offset it gives.
+///
+/// Records are filed by zone and name, then by type: CloudKit names a record by zone and name
+/// alone, and its messages sometimes leave the type out (a deleted record in a page of changes,
+/// a reference to a linked record), so the index finds a record by name without a type as
+/// cheaply as with one.
+struct StoreIndex {
+    /// What the index keeps of a record.
+    struct Slot: Hashable {
+        var location: EntryLocation
+        var status: SyncStatus
+        var isDeletion: Bool
+    }
+
+    /// What owns an entry of the journal that is still live.
+    enum Owner: Hashable {
+        case record(RecordKey)
+        case syncToken(zone: String)
+    }
+
+    private struct NameKey: Hashable {
+        var zone: String
+        var name: String
+    }
+
+    /// The records of one name in one zone: nearly always one type.
+    private enum Types {
+        case one(recordType: String, Slot)
+        case many([String: Slot])
+    }
+
+    private var byName: [NameKey: Types] = [:]
+    private var tokens: [String: (token: String, location: EntryLocation)] = [:]
+
+    /// How many records the index holds.
+    private(set) var count = 0
+
+    /// The bytes of the journal's live entries: those no later entry replaced.
+    private(set) var liveBytes = 0
+
+    /// The record of `key`.
+    subscript(key: RecordKey) -> Slot? {
+        get {
+            switch byName[NameKey(zone: key.zone, name: key.recordName)] {
+            case .one(let recordType, let slot): recordType == key.recordType ? slot : nil
+            case .many(let slots): slots[key.recordType]
+            case nil: nil
+            }
+        }
+        set {
+            let nameKey = NameKey(zone: key.zone, name: key.recordName)
+            let old = self[key]
+            if let old {
+                count -= 1
+                liveBytes -= Self.cost(of: old.location)
+            }
+            if let newValue {
+                count += 1
+                liveBytes += Self.cost(of: newValue.location)
+            }
+            // The common cases — a name of one type, added, replaced or removed — touch no
+            // dictionary but the index itself.
+            switch (byName[nameKey], newValue) {
+            case (nil, let slot?):
+                byName[nameKey] = .one(recordType: key.recordType, slot)
+            case (nil, nil):
+                break
+            case (.one(let recordType, _), let slot?) where recordType == key.recordType:
+                byName[nameKey] = .one(recordType: recordType, slot)
+            case (.one(let recordType, _), nil) where recordType == key.recordType:
+                byName[nameKey] = nil
+            case (.one(let recordType, let other), let slot):
+                var slots = [recordType: other]
+                slots[key.recordType] = slot
+                byName[nameKey] = slots.count == 1 ? .one(recordType: recordType, other) : .many(slots)
+            case (.many(var slots), let slot):
+                slots[key.recordType] = slot
+                if slots.count == 1, let only = slots.first {
+                    byName[nameKey] = .one(recordType: only.key, only.value)
+                } else {
+                    byName[nameKey] = .many(slots)
+                }
+            }
+        }
+    }
+
+    /// The records named `name` in `zone`, of any type.
+    func records(named name: String, inZone zone: String) -> [(key: RecordKey, slot: Slot)] {
+        switch byName[NameKey(zone: zone, name: name)] {
+        case .one(let recordType, let slot):
+            [(RecordKey(zone: zone, recordType: recordType, recordName: name), slot)]
+        case .many(let slots):
+            slots.map { (RecordKey(zone: zone, recordType: $0.key, recordName: name), $0.value) }
+        case nil:
+            []
+        }
+    }
+
+    /// Every record whose key and slot pass `include`, in no particular order.
+    func records(where include: (RecordKey, Slot) -> Bool) -> [(key: RecordKey, slot: Slot)] {
+        var found: [(key: RecordKey, slot: Slot)] = []
+        for (nameKey, types) in byName {
+            switch types {
+            case .one(let recordType, let slot):
+                let key = RecordKey(zone: nameKey.zone, recordType: recordType, recordName: nameKey.name)
+                if include(key, slot) { found.append((key, slot)) }
+            case .many(let slots):
+                for (recordType, slot) in slots {
+                    let key = RecordKey(zone: nameKey.zone, recordType: recordType, recordName: nameKey.name)
+                    if include(key, slot) { found.append((key, slot)) }
+                }
+            }
+        }
+        return found
+    }
+
+    /// The sync token of `zone`.
+    func syncToken(forZone zone: String) -> String? {
+        tokens[zone]?.token
+    }
+
+    /// Keeps `token` as `zone`'s sync token, written at `location`; `nil` forgets it.
+    mutating func setSyncToken(_ token: String?, forZone zone: String, at location: EntryLocation) {
+        if let old = tokens[zone] { liveBytes -= Self.cost(of: old.location) }
+        tokens[zone] = token.map { ($0, location) }
+        if token != nil { liveBytes += Self.cost(of: location) }
+    }
+
+    /// Applies an entry the journal holds at `location`.
+    mutating func apply(_ summary: JournalEntry.Summary, at location: EntryLocation) {
+        switch summary {
+        case .record(let key, let status, let isDeletion):
+            self[key] = Slot(location: location, status: status, isDeletion: isDeletion)
+        case .removal(let key):
+            self[key] = nil
+        case .syncToken(let zone, let token):
+            setSyncToken(token, forZone: zone, at: location)
+        }
+    }
+
+    /// Every live entry, and what owns it: what compaction copies.
+    func liveEntries() -> [(owner: Owner, location: EntryLocation)] {
+        var entries = records(where: { _, _ in true }).map { (Owner.record($0.key), $0.slot.location) }
+        for (zone, token) in tokens {
+            entries.append((.syncToken(zone: zone), token.location))
+        }
+        return entries
+    }
+
+    /// Moves an entry that compaction copied.
+    mutating func move(_ owner: Owner, to location: EntryLocation) {
+        switch owner {
+        case .record(let key):
+            if var slot = self[key] {
+                slot.location = location
+                self[key] = slot
+            }
+        case .syncToken(let zone):
+            if let token = tokens[zone] { setSyncToken(token.token, forZone: zone, at: location) }
+        }
+    }
+
+    /// What an entry costs the journal: its bytes and their length.
+    private static func cost(of location: EntryLocation) -> Int {
+        Int(location.count) + 4
+    }
+}

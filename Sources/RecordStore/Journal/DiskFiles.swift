@@ -1,0 +1,182 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A file on disk, through the POSIX calls whose durability is documented: `pwrite`, then
+/// `fdatasync` (Linux) or `fcntl(F_FULLFSYNC)` (Apple, where `fsync` leaves data in the drive's
+/// cache).
+final class DiskFile: StoreFile {
+    private let descriptor: Int32
+    private let path: String
+
+    init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    func size() throws -> Int {
+        let end = lseek(descriptor, 0, SEEK_END)
+        guard end >= 0 else { throw Self.error("seek", path) }
+        return Int(end)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
+        var done = 0
+        while done < buffer.count {
+            guard let base = buffer.baseAddress else { return }
+            let count = pread(descriptor, base + done, buffer.count - done, off_t(offset + done))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Self.error("read", path)
+            }
+            guard count > 0 else {
+                throw RecordStoreError.corruptJournal(
+                    path: path, offset: offset, reason: "the file ends before the \(buffer.count) bytes to read")
+            }
+            done += count
+        }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+        var done = 0
+        while done < bytes.count {
+            guard let base = bytes.baseAddress else { return }
+            let count = pwrite(descriptor, base + done, bytes.count - done, off_t(offset + done))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Self.error("write", path)
+            }
+            done += count
+        }
+    }
+
+    func synchronize() throws {
+        #if canImport(Darwin)
+            // F_FULLFSYNC asks the drive to write its cache too; a file system without it gets fsync.
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+            guard fsync(descriptor) == 0 else { throw Self.error("fsync", path) }
+        #else
+            // fdatasync writes the data and the file's length, all a read needs; it skips times.
+            while fdatasync(descriptor) != 0 {
+                guard errno == EINTR else { throw Self.error("fdatasync", path) }
+            }
+        #endif
+    }
+
+    func truncate(to size: Int) throws {
+        while ftruncate(descriptor, off_t(size)) != 0 {
+            guard errno == EINTR else { throw Self.error("truncate", path) }
+        }
+    }
+
+    func close() {
+        _ = closeDescriptor(descriptor)
+    }
+
+    /// The error of the POSIX call that just failed.
+    static func error(_ operation: String, _ path: String) -> RecordStoreError {
+        .fileSystem(operation: operation, path: path, code: errno)
+    }
+}
+
+/// The directory of a store on disk.
+final class DiskDirectory: StoreDirectory {
+    let path: String
+    private let faults: StoreFaults?
+    private var lockDescriptor: Int32?
+
+    /// The directory at `url`, created if missing.
+    init(url: URL, faults: StoreFaults?) throws {
+        path = url.path
+        self.faults = faults
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw RecordStoreError.fileSystem(
+                operation: "create directory", path: path, code: (error as NSError).posixCode ?? EIO)
+        }
+    }
+
+    private func filePath(_ name: String) -> String { path + "/" + name }
+
+    func openFile(named name: String) throws -> (any StoreFile)? {
+        let filePath = filePath(name)
+        let descriptor = open(filePath, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw DiskFile.error("open", filePath)
+        }
+        return StoreFaults.wrap(DiskFile(descriptor: descriptor, path: filePath), in: faults, path: filePath)
+    }
+
+    func createFile(named name: String) throws -> any StoreFile {
+        let filePath = filePath(name)
+        let descriptor = open(filePath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw DiskFile.error("create", filePath) }
+        return StoreFaults.wrap(DiskFile(descriptor: descriptor, path: filePath), in: faults, path: filePath)
+    }
+
+    func rename(_ source: String, to destination: String) throws {
+        guard renameFile(filePath(source), filePath(destination)) == 0 else {
+            throw DiskFile.error("rename", filePath(source))
+        }
+    }
+
+    func removeFile(named name: String) throws {
+        guard unlink(filePath(name)) == 0 || errno == ENOENT else { throw DiskFile.error("remove", filePath(name)) }
+    }
+
+    func synchronize() throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw DiskFile.error("open", path) }
+        defer { _ = closeDescriptor(descriptor) }
+        guard fsync(descriptor) == 0 else { throw DiskFile.error("fsync", path) }
+    }
+
+    func lock() throws {
+        let lockPath = filePath(Self.lockFileName)
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw DiskFile.error("open", lockPath) }
+        // flock locks the open file, not the process: a second open of the store in this same
+        // process is refused too. The lock ends when the descriptor closes, however the process
+        // ends.
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            _ = closeDescriptor(descriptor)
+            if code == EWOULDBLOCK { throw RecordStoreError.locked(path: path) }
+            throw RecordStoreError.fileSystem(operation: "lock", path: lockPath, code: code)
+        }
+        lockDescriptor = descriptor
+    }
+
+    func unlock() {
+        if let lockDescriptor { _ = closeDescriptor(lockDescriptor) }
+        lockDescriptor = nil
+    }
+
+    static let lockFileName = "store.lock"
+}
+
+/// `close(2)`, named apart from the methods called `close()`.
+private func closeDescriptor(_ descriptor: Int32) -> Int32 {
+    close(descriptor)
+}
+
+/// `rename(2)`, named apart from the method called `rename(_:to:)`.
+private func renameFile(_ source: String, _ destination: String) -> Int32 {
+    rename(source, destination)
+}
+
+extension NSError {
+    /// The POSIX error code under a Cocoa file error, if there is one.
+    fileprivate var posixCode: Int32? {
+        if domain == NSPOSIXErrorDomain { return Int32(truncatingIfNeeded: code) }
+        return (userInfo[NSUnderlyingErrorKey] as? NSError)?.posixCode
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import RecordCodable
+import Testing
+
+@testable import RecordStoreKit
+
+/// Runs `body` with a new, empty directory, removed afterwards.
+func withStoreDirectory<Result>(_ body: (URL) throws -> Result) throws -> Result {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "RecordStoreTests-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try body(directory)
+}
+
+/// `withStoreDirectory(_:)` for a test whose body awaits.
+func withStoreDirectoryAsync<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "RecordStoreTests-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try await body(directory)
+}
+
+/// The path of a store's journal.
+func journalURL(in directory: URL) -> URL {
+    directory.appendingPathComponent(Journal.fileName)
+}
+
+/// A note: the model most tests park.
+struct Note: Codable, Hashable {
+    var id: String
+    var title: String
+    var body: String = ""
+    var tags: [String] = []
+    var edited: Date = Date(timeIntervalSince1970: 1_700_000_000)
+}
+
+/// A folder that notes link to: a record of its own.
+struct Folder: Codable, Hashable, LinkedRecord {
+    var id: String
+    var name: String
+}
+
+/// A note in a folder.
+struct FiledNote: Codable, Hashable {
+    var id: String
+    var title: String
+    var folder: Folder
+}
+
+/// A record of type "Note" named `name`.
+func noteRecord(_ name: String, title: String = "Title", zone: String? = nil) -> Record {
+    var record = Record(recordType: "Note", recordName: name, fields: ["title": .string(title)])
+    if let zone { record.metadata = RecordMetadata(zoneID: RecordZoneID(zoneName: zone)) }
+    return record
+}
+
+/// The key of the "Note" record named `name`.
+func noteKey(_ name: String, zone: String = RecordStore.defaultZone) -> RecordKey {
+    RecordKey(zone: zone, recordType: "Note", recordName: name)
+}
+
+extension RecordStore {
+    /// The records' titles, by name: a short way to compare contents.
+    func titles() throws -> [String: String] {
+        var titles: [String: String] = [:]
+        for key in try keys() {
+            if let record = try record(for: key), case .string(let title) = record["title"] {
+                titles[key.recordName] = title
+            }
+        }
+        return titles
+    }
+}
+
+/// Expects `body` to throw `expected`.
+func expectStoreError(
+    _ expected: RecordStoreError, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
+) {
+    do {
+        try body()
+        Issue.record("Expected \(expected), but nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as RecordStoreError {
+        #expect(error == expected, sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("Expected \(expected), got \(error)", sourceLocation: sourceLocation)
+    }
+}
