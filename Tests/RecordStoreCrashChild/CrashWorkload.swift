@@ -10,6 +10,7 @@ import RecordCodable
 /// records `hot-<k>`; when compacting, it also deletes the records of commit `n - 5`, so that
 /// most of the journal dies quickly and the store compacts it again and again.
 public enum CrashWorkload {
+    /// The type of the records the workload writes.
     public static let recordType = "Crash"
 
     /// Writes commit `n`.

@@ -85,3 +85,28 @@ func expectStoreError(
         Issue.record("Expected \(expected), got \(error)", sourceLocation: sourceLocation)
     }
 }
+
+extension DecodingError {
+    /// The error's kind, as a word to compare in tests.
+    var kind: String {
+        switch self {
+        case .typeMismatch: "typeMismatch"
+        case .valueNotFound: "valueNotFound"
+        case .keyNotFound: "keyNotFound"
+        case .dataCorrupted: "dataCorrupted"
+        @unknown default: "unknown"
+        }
+    }
+
+    /// The full path of the failure, keys joined by dots; for a missing key, with the key.
+    var fullPath: String {
+        switch self {
+        case .keyNotFound(let key, let context):
+            (context.codingPath + [key]).map(\.stringValue).joined(separator: ".")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            context.codingPath.map(\.stringValue).joined(separator: ".")
+        @unknown default:
+            ""
+        }
+    }
+}

@@ -166,17 +166,26 @@ public final class RecordStore: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` with a batch that only reads, the lock held.
+    func reading<Result>(_ body: (Batch) throws -> Result) throws -> Result {
+        try withEngine { try body(Batch(engine: $0, options: options)) }
+    }
+
     /// Runs `body` with a batch, the lock held, and commits what it staged as one frame.
     func withBatch<Result>(_ body: (inout Batch) throws -> Result) throws -> Result {
-        try withEngine { engine in
-            guard !isWriting else { throw RecordStoreError.nestedWrite }
-            isWriting = true
-            defer { isWriting = false }
-            var batch = Batch(engine: engine, options: options)
-            let result = try body(&batch)
-            try engine.commit(batch.journalEntries)
-            return result
-        }
+        try withEngine { try commitBatch(on: $0, body) }
+    }
+
+    /// Runs `body` with a batch on `engine`, and commits what it staged as one frame. The caller
+    /// holds the lock, and may do more under it after the commit.
+    func commitBatch<Result>(on engine: StoreEngine, _ body: (inout Batch) throws -> Result) throws -> Result {
+        guard !isWriting else { throw RecordStoreError.nestedWrite }
+        isWriting = true
+        defer { isWriting = false }
+        var batch = Batch(engine: engine, options: options)
+        let result = try body(&batch)
+        try engine.commit(batch.journalEntries)
+        return result
     }
 
     /// Makes several changes at once: they are committed together when `body` returns, in one
