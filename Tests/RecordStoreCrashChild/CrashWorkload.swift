@@ -69,16 +69,17 @@ public enum CrashWorkload {
         var options = RecordStore.Options()
         options.compactionThreshold = compacting ? 2048 : 1 << 30
         let faults = StoreFaults()
-        faults.splitWrites(into: 61)
+        faults.splitWrites(into: 61, pausing: 100)
         options.faults = faults
         return options
     }
 
-    /// Opens the store at `directory`, carries on from its last commit, and prints the number of
-    /// each commit once it returns, until killed.
+    /// Opens the store at `directory`, prints "ready", carries on from its last commit, and
+    /// prints the number of each commit once it returns, until killed.
     static func run(directory: URL, compacting: Bool) throws {
         let store = try RecordStore(directory: directory, options: options(compacting: compacting))
         var next = (try contents(of: store).values.max()).map { Int($0) + 1 } ?? 0
+        FileHandle.standardOutput.write(Data("ready\n".utf8))
         while true {
             try commit(next, to: store, compacting: compacting)
             FileHandle.standardOutput.write(Data("\(next)\n".utf8))

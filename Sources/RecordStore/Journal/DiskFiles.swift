@@ -13,7 +13,7 @@ import Foundation
 /// cache).
 final class DiskFile: StoreFile {
     private let descriptor: Int32
-    private let path: String
+    var path: String
 
     init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
@@ -112,14 +112,14 @@ final class DiskDirectory: StoreDirectory {
             if errno == ENOENT { return nil }
             throw DiskFile.error("open", filePath)
         }
-        return StoreFaults.wrap(DiskFile(descriptor: descriptor, path: filePath), in: faults, path: filePath)
+        return StoreFaults.wrap(DiskFile(descriptor: descriptor, path: filePath), in: faults)
     }
 
     func createFile(named name: String) throws -> any StoreFile {
         let filePath = filePath(name)
         let descriptor = open(filePath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw DiskFile.error("create", filePath) }
-        return StoreFaults.wrap(DiskFile(descriptor: descriptor, path: filePath), in: faults, path: filePath)
+        return StoreFaults.wrap(DiskFile(descriptor: descriptor, path: filePath), in: faults)
     }
 
     func rename(_ source: String, to destination: String) throws {

@@ -74,6 +74,7 @@ final class Journal {
             let header = try newHeader()
             let created = try Self.write(header: header, entries: [], from: nil, in: directory)
             try directory.rename(Self.compactingFileName, to: Self.fileName)
+            created.file.path = directory.path + "/" + Self.fileName
             try directory.synchronize()
             file = created.file
             salt = created.salt
@@ -162,6 +163,7 @@ final class Journal {
             try? directory.removeFile(named: Self.compactingFileName)
             throw error
         }
+        created.file.path = directory.path + "/" + Self.fileName
         file.close()
         file = created.file
         salt = created.salt

@@ -12,13 +12,18 @@ import Foundation
 /// frames and compaction as on disk, without the disk.
 final class MemoryFile: StoreFile {
     private var bytes: [UInt8] = []
+    var path: String
+
+    init(path: String) {
+        self.path = path
+    }
 
     func size() throws -> Int { bytes.count }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
         guard offset >= 0, offset <= bytes.count, bytes.count - offset >= buffer.count else {
             throw RecordStoreError.corruptJournal(
-                path: "memory", offset: offset, reason: "the file ends before the \(buffer.count) bytes to read")
+                path: path, offset: offset, reason: "the file ends before the \(buffer.count) bytes to read")
         }
         bytes.withUnsafeBytes { source in
             buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<offset + buffer.count]))
@@ -26,7 +31,7 @@ final class MemoryFile: StoreFile {
     }
 
     func write(_ source: UnsafeRawBufferPointer, at offset: Int) throws {
-        guard offset >= 0 else { throw RecordStoreError.fileSystem(operation: "write", path: "memory", code: EINVAL) }
+        guard offset >= 0 else { throw RecordStoreError.fileSystem(operation: "write", path: path, code: EINVAL) }
         if bytes.count < offset + source.count {
             bytes.append(contentsOf: repeatElement(0, count: offset + source.count - bytes.count))
         }
@@ -60,19 +65,20 @@ final class MemoryDirectory: StoreDirectory {
     var path: String { "memory" }
 
     func openFile(named name: String) throws -> (any StoreFile)? {
-        files[name].map { StoreFaults.wrap($0, in: faults, path: name) }
+        files[name].map { StoreFaults.wrap($0, in: faults) }
     }
 
     func createFile(named name: String) throws -> any StoreFile {
-        let file = MemoryFile()
+        let file = MemoryFile(path: path + "/" + name)
         files[name] = file
-        return StoreFaults.wrap(file, in: faults, path: name)
+        return StoreFaults.wrap(file, in: faults)
     }
 
     func rename(_ source: String, to destination: String) throws {
         guard let file = files.removeValue(forKey: source) else {
             throw RecordStoreError.fileSystem(operation: "rename", path: source, code: ENOENT)
         }
+        file.path = path + "/" + destination
         files[destination] = file
     }
 

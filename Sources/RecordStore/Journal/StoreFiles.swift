@@ -1,11 +1,22 @@
 import Foundation
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// A file of the store: read and written at offsets, made durable on request.
 ///
 /// The journal reads and writes only through this, so the same engine keeps a store on disk
 /// (``DiskFile``) or in memory (``MemoryFile``), and a test can make a write fail half-way
 /// (``StoreFaults``) to see that the store survives it.
 protocol StoreFile: AnyObject {
+    /// Where the file is, for messages; the journal changes it when it renames the file.
+    var path: String { get set }
+
     /// The file's length in bytes.
     func size() throws -> Int
 
@@ -77,6 +88,7 @@ final class StoreFaults: @unchecked Sendable {
     /// Only touched with `lock` held.
     private var failure: (code: Int32, afterBytes: Int)?
     private var chunk: Int?
+    private var pause: UInt32 = 0
 
     init() {}
 
@@ -86,11 +98,17 @@ final class StoreFaults: @unchecked Sendable {
         lock.locked { failure = code.map { ($0, afterBytes) } }
     }
 
-    /// Splits every write into parts of `bytes`, written one after another, so that a process
-    /// killed in a write is likely to leave a part of a frame behind.
-    func splitWrites(into bytes: Int?) {
-        lock.locked { chunk = bytes.map { max(1, $0) } }
+    /// Splits every write into parts of `bytes`, written one after another with a pause of
+    /// `microseconds` between them — a slow disk — so that a process killed in a write is
+    /// likely to leave a part of a frame behind.
+    func splitWrites(into bytes: Int?, pausing microseconds: UInt32 = 0) {
+        lock.locked {
+            chunk = bytes.map { max(1, $0) }
+            pause = microseconds
+        }
     }
+
+    var pauseBetweenParts: UInt32 { lock.locked { pause } }
 
     /// How many bytes of a write of `count` bytes go through now, and the error that stops
     /// the rest, if any.
@@ -108,9 +126,9 @@ final class StoreFaults: @unchecked Sendable {
 
 extension StoreFaults {
     /// `file`, with its writes going through `faults` when there are any.
-    static func wrap(_ file: any StoreFile, in faults: StoreFaults?, path: String) -> any StoreFile {
+    static func wrap(_ file: any StoreFile, in faults: StoreFaults?) -> any StoreFile {
         guard let faults else { return file }
-        return FaultInjectingFile(file: file, faults: faults, path: path)
+        return FaultInjectingFile(file: file, faults: faults)
     }
 }
 
@@ -118,12 +136,15 @@ extension StoreFaults {
 private final class FaultInjectingFile: StoreFile {
     let file: any StoreFile
     let faults: StoreFaults
-    let path: String
 
-    init(file: any StoreFile, faults: StoreFaults, path: String) {
+    init(file: any StoreFile, faults: StoreFaults) {
         self.file = file
         self.faults = faults
-        self.path = path
+    }
+
+    var path: String {
+        get { file.path }
+        set { file.path = newValue }
     }
 
     func size() throws -> Int { try file.size() }
@@ -138,7 +159,9 @@ private final class FaultInjectingFile: StoreFile {
         let admitted = faults.admit(bytes.count)
         let part = faults.chunkSize ?? max(admitted.allowed, 1)
         var written = 0
+        let pause = faults.pauseBetweenParts
         while written < admitted.allowed {
+            if written > 0, pause > 0 { usleep(pause) }
             let end = min(written + part, admitted.allowed)
             try file.write(UnsafeRawBufferPointer(rebasing: bytes[written..<end]), at: offset + written)
             written = end

@@ -123,7 +123,8 @@ public final class RecordStore: @unchecked Sendable {
         try RecordStore(storeDirectory: MemoryDirectory(faults: options.faults), url: nil, options: options)
     }
 
-    private init(storeDirectory: any StoreDirectory, url: URL?, options: Options) throws {
+    /// Opens the store whose files `storeDirectory` holds.
+    init(storeDirectory: any StoreDirectory, url: URL?, options: Options) throws {
         self.options = options
         self.directory = url
         self.storeDirectory = storeDirectory
