@@ -31,7 +31,10 @@ struct ConcurrencyTests {
         let expected = (0..<tasks).flatMap { task in
             (0..<rounds).filter { $0 % 3 != 0 }.map { "t\(task)-\($0)" }
         }
-        #expect(try store.retrieveAll(FiledNote.self).map(\.id).sorted() == expected.sorted())
+        let found = try store.retrieveAll(FiledNote.self).map(\.id).sorted()
+        #expect(
+            found == expected.sorted(),
+            "missing \(Set(expected).subtracting(found).sorted()), extra \(Set(found).subtracting(expected).sorted())")
     }
 
     @Test("Many tasks write and read one store in memory")

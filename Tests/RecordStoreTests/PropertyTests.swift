@@ -41,11 +41,24 @@ struct PropertyTests {
         }
     }
 
-    @Test("Saves, deletes, batches, abandoned batches, failed writes, compactions and reopenings", arguments: 0..<16)
+    /// The server's answer to a request it carried out in full.
+    static func successfulResponse(to request: RecordsModifyRequest, tag: String) -> RecordsModifyResponse {
+        RecordsModifyResponse(
+            records: request.operations.map { operation in
+                var record = operation.record
+                record.metadata = RecordMetadata(changeTag: tag, deleted: operation.operationType.isDeleting)
+                return .success(record)
+            })
+    }
+
+    @Test(
+        "Saves, deletes, batches, abandoned batches, failed writes, compactions, reopenings, requests and responses",
+        arguments: 0..<10)
     func againstADictionary(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
         let subject = try Subject()
         var model: [String: String] = [:]
+        var requests: [RecordsModifyRequest] = []
         let names = (0..<10).map { "N\($0)" }
         for step in 0..<120 {
             let name = names.randomElement(using: &random) ?? "N0"
@@ -85,13 +98,21 @@ struct PropertyTests {
                     guard case .fileSystem(_, _, ENOSPC) = error else { throw error }
                 }
                 subject.faults.failWrites(with: nil)
-            case 80..<90:
+            case 80..<86:
                 try subject.reopen()
-            default:
+            case 86..<90:
                 try subject.store.compact()
+            case 90..<95:
+                requests = try subject.store.modifyRequests()
+            default:
+                // The server saves or deletes all it was sent: what the app reads is unchanged.
+                for request in requests {
+                    try subject.store.apply(Self.successfulResponse(to: request, tag: "t\(step)"), for: request)
+                }
+                requests = []
             }
             #expect(try subject.store.titles() == model, "seed \(seed), step \(step)")
-            #expect(try subject.store.count == model.count, "seed \(seed), step \(step)")
+            #expect(try subject.store.records(ofType: "Note").count == model.count, "seed \(seed), step \(step)")
         }
         try subject.reopen()
         #expect(try subject.store.titles() == model, "seed \(seed), after the last reopening")

@@ -103,6 +103,25 @@ struct SyncTests {
         #expect(try store.storedRecord(for: noteKey("N1")) == nil)
     }
 
+    @Test("A deleted record stays hidden while its delete is sent, and after a conflict over it")
+    func deletionStaysHidden() throws {
+        let store = try RecordStore.inMemory()
+        var fetched = noteRecord("N1")
+        fetched.metadata = RecordMetadata(changeTag: "t1")
+        try store.applyFetched([.success(fetched)])
+        try store.deleteRecord(for: noteKey("N1"))
+        let request = try #require(try store.modifyRequests().first)
+        #expect(try store.record(for: noteKey("N1")) == nil)
+        #expect(try store.records(ofType: "Note").isEmpty)
+        #expect(try store.storedRecord(for: noteKey("N1"))?.status == .deletedLocally)
+        let conflict = RecordServerError(recordName: "N1", serverErrorCode: .conflict)
+        try store.apply(RecordsModifyResponse(records: [.failure(conflict)]), for: request)
+        let stored = try #require(try store.storedRecord(for: noteKey("N1")))
+        #expect(stored.status == .conflict)
+        #expect(stored.isDeletion)
+        #expect(try store.record(for: noteKey("N1")) == nil)
+    }
+
     @Test("A conflict keeps the local version; the server's, once fetched, is kept beside it")
     func conflictCycle() throws {
         let store = try RecordStore.inMemory()

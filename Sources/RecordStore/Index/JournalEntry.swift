@@ -148,6 +148,8 @@ struct RecordEntry {
     var server: EncodedRecord?
     var lastError: RecordServerError?
 
+    var state: RecordState { RecordState(status: status, isDeletion: isDeletion) }
+
     /// The entry as the public API shows it.
     func stored() throws -> StoredRecord {
         StoredRecord(

@@ -14,6 +14,8 @@ struct StoreIndex {
         var location: EntryLocation
         var status: SyncStatus
         var isDeletion: Bool
+
+        var state: RecordState { RecordState(status: status, isDeletion: isDeletion) }
     }
 
     /// What owns an entry of the journal that is still live.

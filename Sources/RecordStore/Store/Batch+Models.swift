@@ -29,8 +29,8 @@ extension RecordStore.Batch {
     public func retrieveAll<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws -> [Model] {
         let recordType = RecordEncoder.recordType(of: type)
         var reader = modelReader
-        return try keys { key, status in
-            key.recordType == recordType && (zone == nil || key.zone == zone) && status.isVisible
+        return try keys { key, state in
+            key.recordType == recordType && (zone == nil || key.zone == zone) && state.isVisible
         }.compactMap { key in
             try record(for: key).map { try reader.model(type, from: $0, zone: key.zone) }
         }

@@ -76,12 +76,12 @@ extension RecordStore {
 
         /// The records the batch sees whose keys `include` picks: committed ones, changed as
         /// staged, and the staged new ones.
-        func keys(where include: (RecordKey, SyncStatus) -> Bool) -> [RecordKey] {
+        func keys(where include: (RecordKey, RecordState) -> Bool) -> [RecordKey] {
             var keys = Set(
-                engine.index.records(where: { key, slot in staged[key] == nil && include(key, slot.status) }).map(\.key)
+                engine.index.records(where: { key, slot in staged[key] == nil && include(key, slot.state) }).map(\.key)
             )
             for (key, entry) in staged {
-                if let entry, include(key, entry.status) { keys.insert(key) }
+                if let entry, include(key, entry.state) { keys.insert(key) }
             }
             return keys.sorted()
         }
@@ -95,7 +95,7 @@ extension RecordStore {
 
         /// The record of `key` as the batch sees it, or `nil`.
         public func record(for key: RecordKey) throws -> Record? {
-            guard let entry = try entry(for: key), entry.status.isVisible else { return nil }
+            guard let entry = try entry(for: key), entry.state.isVisible else { return nil }
             return try entry.local.decoded()
         }
 

@@ -56,7 +56,7 @@ extension RecordStore {
     public func retrieveAll<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws -> [Model] {
         let recordType = RecordEncoder.recordType(of: type)
         let entries = try entries { key, slot in
-            key.recordType == recordType && (zone == nil || key.zone == zone) && slot.status.isVisible
+            key.recordType == recordType && (zone == nil || key.zone == zone) && slot.state.isVisible
         }
         var reader = modelReader
         return try entries.map { entry in try reader.model(type, from: entry.local.decoded(), zone: entry.key.zone) }
@@ -87,7 +87,7 @@ extension RecordStore {
         ModelReader(decoder: options.decoder) { [self] name, zone in
             let encoded = try withEngine { engine in
                 try engine.index.records(named: name, inZone: zone)
-                    .filter { $0.slot.status.isVisible }
+                    .filter { $0.slot.state.isVisible }
                     .sorted { $0.key < $1.key }
                     .map { try engine.entry(at: $0.slot.location, status: $0.slot.status).local }
             }

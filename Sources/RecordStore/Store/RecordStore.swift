@@ -226,7 +226,7 @@ public final class RecordStore: @unchecked Sendable {
 
     /// The record of `key`, or `nil` when there is none (or it is deleted locally).
     public func record(for key: RecordKey) throws -> Record? {
-        guard let entry = try withEngine({ try $0.entry(for: key) }), entry.status.isVisible else { return nil }
+        guard let entry = try withEngine({ try $0.entry(for: key) }), entry.state.isVisible else { return nil }
         return try entry.local.decoded()
     }
 
@@ -240,7 +240,7 @@ public final class RecordStore: @unchecked Sendable {
     /// not part of it.
     public func recordJSON(for key: RecordKey) throws -> Data? {
         try withEngine { engine in
-            guard let entry = try engine.entry(for: key), entry.status.isVisible else { return nil }
+            guard let entry = try engine.entry(for: key), entry.state.isVisible else { return nil }
             return entry.local.json
         }
     }
@@ -248,7 +248,7 @@ public final class RecordStore: @unchecked Sendable {
     /// The records of `recordType`, in `zone` or in every zone, sorted by key.
     public func records(ofType recordType: String, inZone zone: String? = nil) throws -> [Record] {
         try entries { key, slot in
-            key.recordType == recordType && (zone == nil || key.zone == zone) && slot.status.isVisible
+            key.recordType == recordType && (zone == nil || key.zone == zone) && slot.state.isVisible
         }.map { try $0.local.decoded() }
     }
 

@@ -48,8 +48,7 @@ extension RecordStore {
             let requests = try commitBatch(on: engine) { batch in
                 var operationsByZone: [String: [RecordOperation]] = [:]
                 var zoneIDs: [String: RecordZoneID] = [:]
-                let owed = batch.keys { _, status in status == .pending || status == .sent || status == .deletedLocally
-                }
+                let owed = batch.keys { _, state in [.pending, .sent, .deletedLocally].contains(state.status) }
                 for key in owed {
                     guard let entry = try batch.entry(for: key) else { continue }
                     let local = try entry.local.decoded()
@@ -77,7 +76,8 @@ extension RecordStore {
                         operation = RecordOperation(saving: local)
                     }
                     operationsByZone[key.zone, default: []].append(operation)
-                    sent.append((key, entry.local))
+                    // A deletion stays deletedLocally while it is sent: it hides the record.
+                    if !entry.isDeletion { sent.append((key, entry.local)) }
                 }
                 return operationsByZone.keys.sorted().flatMap { zone in
                     let operations = operationsByZone[zone] ?? []

@@ -55,7 +55,14 @@ public enum SyncStatus: String, Hashable, Sendable, CaseIterable {
         default: return nil
         }
     }
+}
 
-    /// Whether the record is there for the app to read: everything but a local deletion.
-    var isVisible: Bool { self != .deletedLocally }
+/// Where a record stands, as the index keeps it: its status, and whether the local change is a
+/// deletion — which hides the record from reads, whether it waits to be sent or is in conflict.
+struct RecordState {
+    var status: SyncStatus
+    var isDeletion: Bool
+
+    /// Whether the record is there for the app to read.
+    var isVisible: Bool { !isDeletion }
 }
