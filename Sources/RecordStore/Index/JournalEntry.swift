@@ -23,42 +23,45 @@ enum JournalEntry {
 
     /// What opening the store needs of an entry to index it, read without decoding any JSON.
     enum Summary {
-        case record(RecordKey, status: SyncStatus, isDeletion: Bool)
+        case record(RecordKey, RecordState)
         case removal(RecordKey)
         case syncToken(zone: String, token: String?)
     }
 
     // MARK: Writing
 
-    /// The entry's bytes, before sealing.
-    func write(to writer: inout ByteWriter) {
-        switch self {
-        case .record(let entry):
-            writer.append(Kind.record.rawValue)
-            Self.write(entry.key, to: &writer)
-            writer.append(entry.status.code)
-            var flags: UInt8 = entry.isDeletion ? 1 : 0
-            if entry.server != nil { flags |= 2 }
-            // An error the server sent is always JSON; were it not, losing it loses only a note.
-            let error = entry.lastError.flatMap { try? JSONEncoder().encode($0) }
-            if error != nil { flags |= 4 }
-            writer.append(flags)
-            writer.appendBlob(entry.local.json)
-            entry.local.facts.write(to: &writer)
-            if let server = entry.server {
-                writer.appendBlob(server.json)
-                server.facts.write(to: &writer)
-            }
-            if let error { writer.appendBlob(error) }
-        case .removal(let key):
-            writer.append(Kind.removal.rawValue)
-            Self.write(key, to: &writer)
-        case .syncToken(let zone, let token):
-            writer.append(Kind.syncToken.rawValue)
-            writer.appendString(zone)
-            writer.append(UInt8(token == nil ? 0 : 1))
-            if let token { writer.appendString(token) }
+    /// The bytes of a record's entry, before sealing.
+    static func write(_ entry: RecordEntry, to writer: inout ByteWriter) {
+        writer.append(Kind.record.rawValue)
+        write(entry.key, to: &writer)
+        writer.append(entry.status.code)
+        var flags: UInt8 = entry.isDeletion ? 1 : 0
+        if entry.server != nil { flags |= 2 }
+        // An error the server sent is always JSON; were it not, losing it loses only a note.
+        let error = entry.lastError.flatMap { try? JSONEncoder().encode($0) }
+        if error != nil { flags |= 4 }
+        writer.append(flags)
+        writer.appendBlob(entry.local.json)
+        entry.local.facts.write(to: &writer)
+        if let server = entry.server {
+            writer.appendBlob(server.json)
+            server.facts.write(to: &writer)
         }
+        if let error { writer.appendBlob(error) }
+    }
+
+    /// The bytes of a record's removal, before sealing.
+    static func writeRemoval(of key: RecordKey, to writer: inout ByteWriter) {
+        writer.append(Kind.removal.rawValue)
+        write(key, to: &writer)
+    }
+
+    /// The bytes of a zone's sync token, before sealing.
+    static func writeSyncToken(_ token: String?, forZone zone: String, to writer: inout ByteWriter) {
+        writer.append(Kind.syncToken.rawValue)
+        writer.appendString(zone)
+        writer.append(UInt8(token == nil ? 0 : 1))
+        if let token { writer.appendString(token) }
     }
 
     private static func write(_ key: RecordKey, to writer: inout ByteWriter) {
@@ -105,7 +108,9 @@ enum JournalEntry {
         case .record:
             let key = try key(&reader)
             let status = try status(&reader)
-            return .record(key, status: status, isDeletion: try reader.byte() & 1 != 0)
+            let flags = try reader.byte()
+            return .record(
+                key, RecordState(status: status, isDeletion: flags & 1 != 0, hasServerVersion: flags & 2 != 0))
         case .removal:
             return .removal(try key(&reader))
         case .syncToken:
@@ -148,7 +153,7 @@ struct RecordEntry {
     var server: EncodedRecord?
     var lastError: RecordServerError?
 
-    var state: RecordState { RecordState(status: status, isDeletion: isDeletion) }
+    var state: RecordState { RecordState(status: status, isDeletion: isDeletion, hasServerVersion: server != nil) }
 
     /// The entry as the public API shows it.
     func stored() throws -> StoredRecord {

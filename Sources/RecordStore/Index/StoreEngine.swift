@@ -20,6 +20,8 @@ final class StoreEngine {
     let openReport: Journal.OpenReport
     /// The records in requests whose responses are not applied yet, as they were sent.
     var sent: [RecordKey: EncodedRecord] = [:]
+    /// The frame that commits are written into, kept from one commit to the next.
+    private var frame = FrameBuilder()
 
     init(directory: any StoreDirectory, cipher: (any RecordStoreCipher)?, recover: Bool, compactionThreshold: Int)
         throws
@@ -95,40 +97,61 @@ final class StoreEngine {
 
     // MARK: Writing
 
-    /// Writes `entries` in one frame, durably, then updates the index. Nothing is written when
+    /// What a commit writes: records' new entries or removals, and zones' sync tokens.
+    struct Commit {
+        var records: [(key: RecordKey, entry: RecordEntry?)] = []
+        var syncTokens: [(zone: String, token: String?)] = []
+    }
+
+    /// Writes `commit` in one frame, durably, then updates the index. Nothing is written when
     /// there is nothing to write; when the write fails, nothing changes.
-    func commit(_ entries: [JournalEntry]) throws {
-        guard !entries.isEmpty else { return }
-        var frame = FrameBuilder(capacity: 512 * entries.count)
-        var placed: [EntryLocation] = []
-        placed.reserveCapacity(entries.count)
-        for entry in entries {
-            if let cipher {
-                var plain = ByteWriter(capacity: 512)
-                entry.write(to: &plain)
-                placed.append(frame.add(try cipher.seal(Data(plain.bytes))))
+    func commit(_ commit: Commit) throws {
+        frame.reset()
+        // A huge batch's memory is not kept for the small commits after it.
+        defer { if frame.capacity > 8 << 20 { frame = FrameBuilder() } }
+        // Where each record's entry is in the frame; nil for a removal of a record never written.
+        var placed: [EntryLocation?] = []
+        placed.reserveCapacity(commit.records.count)
+        for (key, entry) in commit.records {
+            if let entry {
+                placed.append(try add { JournalEntry.write(entry, to: &$0) })
+            } else if index[key] != nil {
+                placed.append(try add { JournalEntry.writeRemoval(of: key, to: &$0) })
             } else {
-                placed.append(frame.add { entry.write(to: &$0) })
+                placed.append(nil)
             }
         }
+        let tokensPlaced = try commit.syncTokens.map { zone, token in
+            try add { JournalEntry.writeSyncToken(token, forZone: zone, to: &$0) }
+        }
+        guard frame.entryCount > 0 else { return }
         let start = try journal.append(&frame)
-        for (entry, relative) in zip(entries, placed) {
-            let location = EntryLocation(offset: start + relative.offset, count: relative.count)
-            switch entry {
-            case .record(let record):
-                index[record.key] = StoreIndex.Slot(
-                    location: location, status: record.status, isDeletion: record.isDeletion)
-            case .removal(let key):
+        for ((key, entry), relative) in zip(commit.records, placed) {
+            guard let relative else { continue }
+            if let entry {
+                let location = EntryLocation(offset: start + relative.offset, count: relative.count)
+                index[key] = StoreIndex.Slot(location: location, state: entry.state)
+            } else {
                 index[key] = nil
-            case .syncToken(let zone, let token):
-                index.setSyncToken(token, forZone: zone, at: location)
             }
+        }
+        for ((zone, token), relative) in zip(commit.syncTokens, tokensPlaced) {
+            index.setSyncToken(
+                token, forZone: zone, at: EntryLocation(offset: start + relative.offset, count: relative.count))
         }
         if needsCompaction {
             // The commit is durable: a compaction that fails now (a full disk) leaves the
             // journal as it was, and is tried again after a later commit.
             try? compact()
         }
+    }
+
+    /// Adds an entry that `write` writes to the frame, sealed when the store has a cipher.
+    private func add(_ write: (inout ByteWriter) -> Void) throws -> EntryLocation {
+        guard let cipher else { return frame.add(write) }
+        var plain = ByteWriter(capacity: 512)
+        write(&plain)
+        return frame.add(try cipher.seal(Data(plain.bytes)))
     }
 
     /// Changes the status the index holds for `key`, without writing: a record marked sent.

@@ -12,10 +12,12 @@ struct StoreIndex {
     /// What the index keeps of a record.
     struct Slot: Hashable {
         var location: EntryLocation
-        var status: SyncStatus
-        var isDeletion: Bool
+        var state: RecordState
 
-        var state: RecordState { RecordState(status: status, isDeletion: isDeletion) }
+        var status: SyncStatus {
+            get { state.status }
+            set { state.status = newValue }
+        }
     }
 
     /// What owns an entry of the journal that is still live.
@@ -55,39 +57,49 @@ struct StoreIndex {
         }
         set {
             let nameKey = NameKey(zone: key.zone, name: key.recordName)
-            let old = self[key]
-            if let old {
-                count -= 1
-                liveBytes -= Self.cost(of: old.location)
-            }
-            if let newValue {
-                count += 1
-                liveBytes += Self.cost(of: newValue.location)
-            }
-            // The common cases — a name of one type, added, replaced or removed — touch no
-            // dictionary but the index itself.
-            switch (byName[nameKey], newValue) {
-            case (nil, let slot?):
-                byName[nameKey] = .one(recordType: key.recordType, slot)
-            case (nil, nil):
-                break
-            case (.one(let recordType, _), let slot?) where recordType == key.recordType:
-                byName[nameKey] = .one(recordType: recordType, slot)
-            case (.one(let recordType, _), nil) where recordType == key.recordType:
-                byName[nameKey] = nil
-            case (.one(let recordType, let other), let slot):
-                var slots = [recordType: other]
-                slots[key.recordType] = slot
-                byName[nameKey] = slots.count == 1 ? .one(recordType: recordType, other) : .many(slots)
-            case (.many(var slots), let slot):
-                slots[key.recordType] = slot
-                if slots.count == 1, let only = slots.first {
-                    byName[nameKey] = .one(recordType: only.key, only.value)
-                } else {
-                    byName[nameKey] = .many(slots)
+            // One look-up of the name: the index is found once, then changed in place.
+            guard let position = byName.index(forKey: nameKey) else {
+                if let newValue {
+                    byName[nameKey] = .one(recordType: key.recordType, newValue)
+                    account(adding: newValue)
                 }
+                return
+            }
+            var slots: [String: Slot]
+            switch byName.values[position] {
+            case .one(let recordType, let old) where recordType == key.recordType:
+                account(removing: old)
+                if let newValue {
+                    account(adding: newValue)
+                    byName.values[position] = .one(recordType: recordType, newValue)
+                } else {
+                    byName.remove(at: position)
+                }
+                return
+            case .one(let recordType, let other):
+                slots = [recordType: other]
+            case .many(let many):
+                slots = many
+            }
+            if let old = slots[key.recordType] { account(removing: old) }
+            if let newValue { account(adding: newValue) }
+            slots[key.recordType] = newValue
+            if slots.count == 1, let only = slots.first {
+                byName.values[position] = .one(recordType: only.key, only.value)
+            } else {
+                byName.values[position] = .many(slots)
             }
         }
+    }
+
+    private mutating func account(adding slot: Slot) {
+        count += 1
+        liveBytes += Self.cost(of: slot.location)
+    }
+
+    private mutating func account(removing slot: Slot) {
+        count -= 1
+        liveBytes -= Self.cost(of: slot.location)
     }
 
     /// The records named `name` in `zone`, of any type.
@@ -135,8 +147,8 @@ struct StoreIndex {
     /// Applies an entry the journal holds at `location`.
     mutating func apply(_ summary: JournalEntry.Summary, at location: EntryLocation) {
         switch summary {
-        case .record(let key, let status, let isDeletion):
-            self[key] = Slot(location: location, status: status, isDeletion: isDeletion)
+        case .record(let key, let state):
+            self[key] = Slot(location: location, state: state)
         case .removal(let key):
             self[key] = nil
         case .syncToken(let zone, let token):

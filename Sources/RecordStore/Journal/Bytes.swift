@@ -40,6 +40,20 @@ struct ByteWriter {
         bytes.append(contentsOf: blob)
     }
 
+    /// A byte string of `data`, copied in one go.
+    mutating func appendBlob(_ data: Data) {
+        append(UInt32(truncatingIfNeeded: data.count))
+        data.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    }
+
+    /// Removes the bytes, keeping the memory for the next use.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// The memory kept for the bytes.
+    var capacity: Int { bytes.capacity }
+
     /// A string as a byte string of its UTF-8.
     mutating func appendString(_ string: String) {
         appendBlob(string.utf8)

@@ -24,14 +24,10 @@ struct CRC32 {
         let count = bytes.count
         Self.tables.withUnsafeBufferPointer { table in
             while count - index >= 8 {
-                // Little-endian words, assembled byte by byte: the buffer need not be aligned.
-                let low =
-                    crc
-                    ^ (UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16
-                        | UInt32(bytes[index + 3]) << 24)
-                let high =
-                    UInt32(bytes[index + 4]) | UInt32(bytes[index + 5]) << 8 | UInt32(bytes[index + 6]) << 16
-                    | UInt32(bytes[index + 7]) << 24
+                // Eight bytes as a little-endian word; the buffer need not be aligned.
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian
+                let low = crc ^ UInt32(truncatingIfNeeded: word)
+                let high = UInt32(truncatingIfNeeded: word >> 32)
                 crc =
                     table[7 &* 256 &+ Int(low & 0xFF)] ^ table[6 &* 256 &+ Int((low >> 8) & 0xFF)]
                     ^ table[5 &* 256 &+ Int((low >> 16) & 0xFF)] ^ table[4 &* 256 &+ Int(low >> 24)]

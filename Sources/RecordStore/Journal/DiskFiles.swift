@@ -93,14 +93,15 @@ final class DiskDirectory: StoreDirectory {
 
     /// The directory at `url`, created if missing.
     init(url: URL, faults: StoreFaults?) throws {
-        path = url.path
-        self.faults = faults
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
             throw RecordStoreError.fileSystem(
-                operation: "create directory", path: path, code: (error as NSError).posixCode ?? EIO)
+                operation: "create directory", path: url.path, code: (error as NSError).posixCode ?? EIO)
         }
+        // One name for one directory, whatever links lead to it: the name the lock goes by.
+        path = url.standardizedFileURL.resolvingSymlinksInPath().path
+        self.faults = faults
     }
 
     private func filePath(_ name: String) -> String { path + "/" + name }
@@ -140,27 +141,59 @@ final class DiskDirectory: StoreDirectory {
     }
 
     func lock() throws {
+        // Two locks: one in this process, one for other processes. A POSIX record lock (fcntl)
+        // belongs to the process, so a child process that is being started at that moment does
+        // not inherit it (a flock would be, until the child's exec); but it does not keep this
+        // same process out, and closing any descriptor of the file would drop it — hence the
+        // registry of stores open here, checked before the file is even opened.
+        guard Self.openHere.insert(path) else { throw RecordStoreError.locked(path: path) }
         let lockPath = filePath(Self.lockFileName)
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw DiskFile.error("open", lockPath) }
-        // flock locks the open file, not the process: a second open of the store in this same
-        // process is refused too. The lock ends when the descriptor closes, however the process
-        // ends.
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard descriptor >= 0 else {
+            Self.openHere.remove(path)
+            throw DiskFile.error("open", lockPath)
+        }
+        var region = flock()
+        region.l_type = Int16(F_WRLCK)
+        region.l_whence = Int16(SEEK_SET)
+        guard fcntl(descriptor, F_SETLK, &region) == 0 else {
             let code = errno
             _ = closeDescriptor(descriptor)
-            if code == EWOULDBLOCK { throw RecordStoreError.locked(path: path) }
+            Self.openHere.remove(path)
+            if code == EAGAIN || code == EACCES { throw RecordStoreError.locked(path: path) }
             throw RecordStoreError.fileSystem(operation: "lock", path: lockPath, code: code)
         }
         lockDescriptor = descriptor
     }
 
     func unlock() {
-        if let lockDescriptor { _ = closeDescriptor(lockDescriptor) }
-        lockDescriptor = nil
+        guard let lockDescriptor else { return }
+        // Closing the descriptor ends the lock; the process ending ends it too.
+        _ = closeDescriptor(lockDescriptor)
+        self.lockDescriptor = nil
+        Self.openHere.remove(path)
     }
 
+    /// The stores open in this process, by directory.
+    private static let openHere = PathRegistry()
+
     static let lockFileName = "store.lock"
+}
+
+/// A set of paths that many threads may change.
+private final class PathRegistry: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Only touched with `lock` held.
+    private var paths: Set<String> = []
+
+    /// Adds `path`; `false` when it was there already.
+    func insert(_ path: String) -> Bool {
+        lock.locked { paths.insert(path).inserted }
+    }
+
+    func remove(_ path: String) {
+        _ = lock.locked { paths.remove(path) }
+    }
 }
 
 /// `close(2)`, named apart from the methods called `close()`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The layout of the journal file: a file header, then checksummed frames, each the entries of
 /// one committed batch.
 ///
@@ -64,10 +66,25 @@ struct FrameBuilder {
 
     init(capacity: Int = 256) {
         writer = ByteWriter(capacity: capacity + Frame.headerSize)
+        startFrame()
+    }
+
+    /// Empties the builder for the next frame, keeping its memory: a commit of a thousand
+    /// records then writes into memory already there, instead of faulting in new pages.
+    mutating func reset() {
+        writer.removeAll()
+        entryCount = 0
+        startFrame()
+    }
+
+    private mutating func startFrame() {
         writer.append(contentsOf: Frame.magic)
         writer.append(UInt32(0))
         writer.append(UInt32(0))
     }
+
+    /// The memory the builder keeps.
+    var capacity: Int { writer.capacity }
 
     /// The frame's size so far.
     var count: Int { writer.count }
@@ -78,6 +95,15 @@ struct FrameBuilder {
         writer.append(UInt32(truncatingIfNeeded: entry.count))
         let start = writer.count
         writer.append(contentsOf: entry)
+        entryCount += 1
+        return EntryLocation(offset: start, count: UInt32(truncatingIfNeeded: entry.count))
+    }
+
+    /// Adds an entry of bytes already sealed, and returns where they are within the frame.
+    @discardableResult
+    mutating func add(_ entry: Data) -> EntryLocation {
+        let start = writer.count + 4
+        writer.appendBlob(entry)
         entryCount += 1
         return EntryLocation(offset: start, count: UInt32(truncatingIfNeeded: entry.count))
     }

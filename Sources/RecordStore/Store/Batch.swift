@@ -17,70 +17,57 @@ extension RecordStore {
     public struct Batch {
         let engine: StoreEngine
         let options: Options
-        /// What the batch changes, by record: the new entry, or `nil` for a removal.
-        private var staged: [RecordKey: RecordEntry?] = [:]
-        /// The records in the order they were first changed, so that a commit is deterministic.
-        private var order: [RecordKey] = []
-        /// Sync tokens changed, by zone.
-        private var tokens: [(zone: String, token: String?)] = []
+        /// What the batch changes, in the order first changed, so that a commit is deterministic:
+        /// each record's new entry, or its removal; zones' sync tokens.
+        private(set) var changes = StoreEngine.Commit()
+        /// Where each changed record is in `changes`.
+        private var positions: [RecordKey: Int] = [:]
 
         init(engine: StoreEngine, options: Options) {
             self.engine = engine
             self.options = options
         }
 
-        /// The entries to commit.
-        var journalEntries: [JournalEntry] {
-            var entries: [JournalEntry] = []
-            entries.reserveCapacity(order.count + tokens.count)
-            for key in order {
-                switch staged[key] {
-                case .some(.some(let entry)): entries.append(.record(entry))
-                case .some(.none): entries.append(.removal(key))
-                case .none: break
-                }
-            }
-            entries += tokens.map { .syncToken(zone: $0.zone, token: $0.token) }
-            return entries
-        }
-
         // MARK: Staging
 
         /// The entry of `key` as the batch sees it: staged, else committed.
         func entry(for key: RecordKey) throws -> RecordEntry? {
-            if let staged = staged[key] { return staged }
+            if let position = positions[key] { return changes.records[position].entry }
             return try engine.entry(for: key)
         }
 
         /// Stages the record's new entry.
         mutating func stage(_ entry: RecordEntry) {
-            if staged.updateValue(entry, forKey: entry.key) == nil { order.append(entry.key) }
+            stage(entry, for: entry.key)
         }
 
         /// Stages the record's removal.
         mutating func stageRemoval(of key: RecordKey) {
-            guard engine.index[key] != nil else {
-                // Made in this batch and removed in it: nothing to write.
-                staged[key] = nil
-                order.removeAll { $0 == key }
-                return
+            stage(nil, for: key)
+        }
+
+        private mutating func stage(_ entry: RecordEntry?, for key: RecordKey) {
+            if let position = positions[key] {
+                changes.records[position].entry = entry
+            } else {
+                positions[key] = changes.records.count
+                changes.records.append((key, entry))
             }
-            if staged.updateValue(RecordEntry?.none, forKey: key) == nil { order.append(key) }
         }
 
         /// Stages a zone's sync token.
         mutating func stageSyncToken(_ token: String?, forZone zone: String) {
-            tokens.removeAll { $0.zone == zone }
-            tokens.append((zone, token))
+            changes.syncTokens.removeAll { $0.zone == zone }
+            changes.syncTokens.append((zone, token))
         }
 
         /// The records the batch sees whose keys `include` picks: committed ones, changed as
         /// staged, and the staged new ones.
         func keys(where include: (RecordKey, RecordState) -> Bool) -> [RecordKey] {
             var keys = Set(
-                engine.index.records(where: { key, slot in staged[key] == nil && include(key, slot.state) }).map(\.key)
-            )
-            for (key, entry) in staged {
+                engine.index.records(where: { key, slot in positions[key] == nil && include(key, slot.state) }).map(
+                    \.key))
+            for (key, entry) in changes.records {
                 if let entry, include(key, entry.state) { keys.insert(key) }
             }
             return keys.sorted()
@@ -88,7 +75,9 @@ extension RecordStore {
 
         /// The types of the records named `name` in `zone` that the batch staged.
         func stagedTypes(named name: String, inZone zone: String) -> [String] {
-            staged.keys.filter { $0.zone == zone && $0.recordName == name }.map(\.recordType)
+            changes.records.compactMap {
+                $0.entry != nil && $0.key.zone == zone && $0.key.recordName == name ? $0.key.recordType : nil
+            }
         }
 
         // MARK: Records
@@ -117,7 +106,21 @@ extension RecordStore {
             let key = RecordKey(
                 zone: zone ?? record.metadata?.zoneID?.zoneName ?? RecordStore.defaultZone,
                 recordType: record.recordType, recordName: record.recordName)
-            stage(try LocalChanges.saving(EncodedRecord(record), key: key, over: entry(for: key), localOnly: localOnly))
+            try save(EncodedRecord(record), for: key, localOnly: localOnly)
+        }
+
+        /// Saves a record, already encoded, as the record of `key`.
+        mutating func save(_ record: EncodedRecord, for key: RecordKey, localOnly: Bool) throws {
+            let saved = try LocalChanges.saving(record, key: key, over: state(for: key), localOnly: localOnly) {
+                try entry(for: key)
+            }
+            stage(saved)
+        }
+
+        /// Where the record of `key` stands, as the batch sees it, read from the index alone.
+        func state(for key: RecordKey) -> RecordState? {
+            if let position = positions[key] { return changes.records[position].entry?.state }
+            return engine.index[key]?.state
         }
 
         /// Deletes the record of `key`; see ``RecordStore/deleteRecord(for:)``.

@@ -17,19 +17,26 @@ enum LocalChanges {
     /// - An edit of a record in conflict resolves the conflict once the server's version is
     ///   known: the edit is pending, made from that version. Before it is known, the record
     ///   stays in conflict with the edit as its local version.
+    ///
+    /// - Parameters:
+    ///   - state: Where the record it replaces stands, if there is one.
+    ///   - existing: Reads the entry it replaces — called only when the rule needs the server's
+    ///     version, so that saving over a record that has none reads nothing.
     static func saving(
-        _ record: EncodedRecord, key: RecordKey, over existing: RecordEntry?, localOnly: Bool
+        _ record: EncodedRecord, key: RecordKey, over state: RecordState?, localOnly: Bool,
+        existing: () throws -> RecordEntry?
     ) throws -> RecordEntry {
         var entry = RecordEntry(
             key: key, status: localOnly ? .localOnly : .pending, isDeletion: false, local: record, server: nil,
             lastError: nil)
-        guard let existing, existing.status != .localOnly else { return entry }
-        switch existing.status {
+        guard let state, state.status != .localOnly else { return entry }
+        switch state.status {
         case .localOnly, .pending, .sent, .deletedLocally:
-            entry.server = existing.server
+            if state.hasServerVersion { entry.server = try existing()?.server }
         case .synced:
-            entry.server = existing.local
+            entry.server = try existing()?.local
         case .conflict:
+            guard let existing = try existing() else { return entry }
             guard let server = existing.server else {
                 entry.status = .conflict
                 entry.lastError = existing.lastError

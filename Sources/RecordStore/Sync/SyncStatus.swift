@@ -59,9 +59,11 @@ public enum SyncStatus: String, Hashable, Sendable, CaseIterable {
 
 /// Where a record stands, as the index keeps it: its status, and whether the local change is a
 /// deletion — which hides the record from reads, whether it waits to be sent or is in conflict.
-struct RecordState {
+struct RecordState: Hashable {
     var status: SyncStatus
     var isDeletion: Bool
+    /// Whether the store keeps the server's version beside the local one.
+    var hasServerVersion: Bool
 
     /// Whether the record is there for the app to read.
     var isVisible: Bool { !isDeletion }
