@@ -35,7 +35,16 @@ final class StoreEngine {
             // The header holds the cipher's check value: it is checked before any entry is
             // opened, so that a wrong cipher is reported as that, and not as damage.
             try StoreHeader.verify(journal.header, cipher: cipher, path: directory.path + "/" + Journal.fileName)
+            var reserved = false
             openReport = try journal.readFrames(recover: recover) { entries in
+                if !reserved, let first = entries.first, let last = entries.last {
+                    // As many records as entries of the first frame's size fit in the file: the
+                    // index makes room for them at once, instead of growing again and again.
+                    reserved = true
+                    let span = last.location.offset + Int(last.location.count) - first.location.offset
+                    let averageSize = max(span / entries.count, 1)
+                    index.reserveCapacity(min(journal.openedSize / averageSize, 1 << 24))
+                }
                 // A frame is applied whole or not at all: every entry is read before any is applied.
                 let summaries = try entries.map { entry in
                     try Self.withPlainBytes(entry.bytes, cipher: cipher) { try JournalEntry.summary(of: $0) }

@@ -33,6 +33,8 @@ struct StoreIndex {
 
     /// The records of one name in one zone: nearly always one type.
     private enum Types {
+        /// None: only while a slot is being replaced.
+        case vacant
         case one(recordType: String, Slot)
         case many([String: Slot])
     }
@@ -52,44 +54,51 @@ struct StoreIndex {
             switch byName[NameKey(zone: key.zone, name: key.recordName)] {
             case .one(let recordType, let slot): recordType == key.recordType ? slot : nil
             case .many(let slots): slots[key.recordType]
-            case nil: nil
+            case .vacant, nil: nil
             }
         }
         set {
             let nameKey = NameKey(zone: key.zone, name: key.recordName)
-            // One look-up of the name: the index is found once, then changed in place.
-            guard let position = byName.index(forKey: nameKey) else {
-                if let newValue {
-                    byName[nameKey] = .one(recordType: key.recordType, newValue)
-                    account(adding: newValue)
-                }
-                return
-            }
-            var slots: [String: Slot]
-            switch byName.values[position] {
-            case .one(let recordType, let old) where recordType == key.recordType:
-                account(removing: old)
-                if let newValue {
-                    account(adding: newValue)
-                    byName.values[position] = .one(recordType: recordType, newValue)
-                } else {
-                    byName.remove(at: position)
-                }
-                return
-            case .one(let recordType, let other):
-                slots = [recordType: other]
-            case .many(let many):
-                slots = many
-            }
-            if let old = slots[key.recordType] { account(removing: old) }
+            // One look-up of the name: the entry is found, or made, and changed in place.
+            let old = Self.replace(key.recordType, with: newValue, in: &byName[nameKey, default: .vacant])
+            if newValue == nil, case .vacant = byName[nameKey] { byName[nameKey] = nil }
+            if let old { account(removing: old) }
             if let newValue { account(adding: newValue) }
-            slots[key.recordType] = newValue
-            if slots.count == 1, let only = slots.first {
-                byName.values[position] = .one(recordType: only.key, only.value)
-            } else {
-                byName.values[position] = .many(slots)
-            }
         }
+    }
+
+    /// Replaces the slot of `recordType` among `types` with `slot`, and returns the old one.
+    private static func replace(_ recordType: String, with slot: Slot?, in types: inout Types) -> Slot? {
+        switch types {
+        case .vacant:
+            if let slot { types = .one(recordType: recordType, slot) }
+            return nil
+        case .one(let onlyType, let old) where onlyType == recordType:
+            types = slot.map { .one(recordType: recordType, $0) } ?? .vacant
+            return old
+        case .one(let onlyType, let other):
+            if let slot { types = .many([onlyType: other, recordType: slot]) }
+            return nil
+        case .many(var slots):
+            let old: Slot?
+            if let slot {
+                old = slots.updateValue(slot, forKey: recordType)
+            } else {
+                old = slots.removeValue(forKey: recordType)
+            }
+            if slots.count == 1, let only = slots.first {
+                types = .one(recordType: only.key, only.value)
+            } else {
+                types = .many(slots)
+            }
+            return old
+        }
+    }
+
+    /// Makes room for `count` records, so that opening a large store fills the index without
+    /// growing it again and again.
+    mutating func reserveCapacity(_ count: Int) {
+        byName.reserveCapacity(count)
     }
 
     private mutating func account(adding slot: Slot) {
@@ -109,7 +118,7 @@ struct StoreIndex {
             [(RecordKey(zone: zone, recordType: recordType, recordName: name), slot)]
         case .many(let slots):
             slots.map { (RecordKey(zone: zone, recordType: $0.key, recordName: name), $0.value) }
-        case nil:
+        case .vacant, nil:
             []
         }
     }
@@ -127,6 +136,8 @@ struct StoreIndex {
                     let key = RecordKey(zone: nameKey.zone, recordType: recordType, recordName: nameKey.name)
                     if include(key, slot) { found.append((key, slot)) }
                 }
+            case .vacant:
+                break
             }
         }
         return found

@@ -2,8 +2,8 @@
 /// compute it), so that a frame damaged on disk or cut short by a crash is told from a whole one.
 ///
 /// The store checks every frame of the journal when it opens, so the checksum must be fast: it
-/// reads eight bytes a step through eight tables ("slicing by eight"), about four times the speed
-/// of the one-table loop, without any code but this file.
+/// reads sixteen bytes a step through sixteen tables ("slicing by sixteen"), several times the
+/// speed of the one-table loop, without any code but this file.
 ///
 /// ```swift
 /// var crc = CRC32()
@@ -23,20 +23,27 @@ struct CRC32 {
         var index = 0
         let count = bytes.count
         Self.tables.withUnsafeBufferPointer { table in
-            while count - index >= 8 {
-                // Eight bytes as a little-endian word; the buffer need not be aligned.
-                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian
-                let low = crc ^ UInt32(truncatingIfNeeded: word)
-                let high = UInt32(truncatingIfNeeded: word >> 32)
+            /// The entry of `byte` in table `slice`.
+            func lookUp(_ slice: Int, _ byte: UInt32) -> UInt32 {
+                table[slice &* 256 &+ Int(byte & 0xFF)]
+            }
+            while count - index >= 16 {
+                // Sixteen bytes as two little-endian words; the buffer need not be aligned.
+                let first = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian
+                let second = bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self).littleEndian
+                let a = crc ^ UInt32(truncatingIfNeeded: first)
+                let b = UInt32(truncatingIfNeeded: first >> 32)
+                let c = UInt32(truncatingIfNeeded: second)
+                let d = UInt32(truncatingIfNeeded: second >> 32)
                 crc =
-                    table[7 &* 256 &+ Int(low & 0xFF)] ^ table[6 &* 256 &+ Int((low >> 8) & 0xFF)]
-                    ^ table[5 &* 256 &+ Int((low >> 16) & 0xFF)] ^ table[4 &* 256 &+ Int(low >> 24)]
-                    ^ table[3 &* 256 &+ Int(high & 0xFF)] ^ table[2 &* 256 &+ Int((high >> 8) & 0xFF)]
-                    ^ table[1 &* 256 &+ Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
-                index += 8
+                    lookUp(15, a) ^ lookUp(14, a >> 8) ^ lookUp(13, a >> 16) ^ lookUp(12, a >> 24)
+                    ^ lookUp(11, b) ^ lookUp(10, b >> 8) ^ lookUp(9, b >> 16) ^ lookUp(8, b >> 24)
+                    ^ lookUp(7, c) ^ lookUp(6, c >> 8) ^ lookUp(5, c >> 16) ^ lookUp(4, c >> 24)
+                    ^ lookUp(3, d) ^ lookUp(2, d >> 8) ^ lookUp(1, d >> 16) ^ lookUp(0, d >> 24)
+                index += 16
             }
             while index < count {
-                crc = table[Int((crc ^ UInt32(bytes[index])) & 0xFF)] ^ (crc >> 8)
+                crc = lookUp(0, crc ^ UInt32(bytes[index])) ^ (crc >> 8)
                 index += 1
             }
         }
@@ -55,11 +62,11 @@ struct CRC32 {
         return crc.value
     }
 
-    /// Eight tables of 256 entries, one after another. Table 0 is the classic byte-at-a-time
+    /// Sixteen tables of 256 entries, one after another. Table 0 is the classic byte-at-a-time
     /// table of the reflected polynomial 0xEDB88320; table k advances a byte's remainder by k
-    /// more zero bytes, which lets eight bytes be folded in at once.
+    /// more zero bytes, which lets sixteen bytes be folded in at once.
     private static let tables: [UInt32] = {
-        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        var tables = [UInt32](repeating: 0, count: 16 * 256)
         for byte in 0..<256 {
             var crc = UInt32(byte)
             for _ in 0..<8 {
@@ -68,7 +75,7 @@ struct CRC32 {
             tables[byte] = crc
         }
         for byte in 0..<256 {
-            for slice in 1..<8 {
+            for slice in 1..<16 {
                 let previous = tables[(slice - 1) * 256 + byte]
                 tables[slice * 256 + byte] = tables[Int(previous & 0xFF)] ^ (previous >> 8)
             }

@@ -4,7 +4,11 @@ struct FileWindow {
     private let file: any StoreFile
     /// The file's length when the window was made.
     let fileSize: Int
+    /// The bytes read last; the first `loaded` of them are the file's from `start`. The memory
+    /// is kept from one read to the next, so that reading a large file does not fault in new
+    /// pages for every read.
     private var buffer: [UInt8] = []
+    private var loaded = 0
     private var start = 0
 
     /// How much the window reads at once.
@@ -21,7 +25,7 @@ struct FileWindow {
         at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) throws -> Result? {
         guard offset >= 0, count >= 0, offset <= fileSize, fileSize - offset >= count else { return nil }
-        if offset < start || offset + count > start + buffer.count {
+        if offset < start || offset + count > start + loaded {
             try load(at: offset, count: min(max(count, Self.readSize), fileSize - offset))
         }
         let relative = offset - start
@@ -31,12 +35,12 @@ struct FileWindow {
     }
 
     private mutating func load(at offset: Int, count: Int) throws {
-        let file = file
-        buffer = try [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
-            initialized = 0
-            try file.read(into: UnsafeMutableRawBufferPointer(storage), at: offset)
-            initialized = count
+        if buffer.count < count { buffer = [UInt8](repeating: 0, count: count) }
+        loaded = 0
+        try buffer.withUnsafeMutableBytes { bytes in
+            try file.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[0..<count]), at: offset)
         }
+        loaded = count
         start = offset
     }
 }

@@ -48,6 +48,8 @@ final class Journal {
     let header: [UInt8]
     /// The frames of an opened journal, until they are read.
     private var unread: JournalScan?
+    /// The file's size when it was opened.
+    let openedSize: Int
     /// A failed commit may have left bytes past ``end`` that could not be cut off yet.
     private var tailNeedsCutting = false
     /// A rename that compaction made is not known to be durable yet.
@@ -65,6 +67,7 @@ final class Journal {
                 salt = scan.salt
                 header = scan.header
                 end = scan.end
+                openedSize = try existing.size()
                 unread = scan
             } catch {
                 existing.close()
@@ -79,6 +82,7 @@ final class Journal {
             file = created.file
             salt = created.salt
             end = created.end
+            openedSize = created.end
             self.header = header
         }
     }
