@@ -33,6 +33,11 @@ let package = Package(
             path: "Examples/server-json"
         ),
         .executableTarget(
+            name: "notes-offline",
+            dependencies: ["RecordCodable", "RecordStoreKit"],
+            path: "Examples/notes-offline"
+        ),
+        .executableTarget(
             name: "benchmark",
             dependencies: ["RecordCodable", "CodableFloor"],
             path: "Benchmarks/benchmark",

@@ -23,8 +23,9 @@ struct DamageTests {
                 try store.save(noteRecord("r\(commit)", title: String(repeating: "t", count: 20 * commit)))
                 ends.append(try store.journalSize)
             }
+            // The frames alone, without the room the journal makes after them.
             let journal = try #require(try directory.openFile(named: Journal.fileName))
-            return ThreeCommits(bytes: try journal.read(count: try journal.size(), at: 0), ends: ends)
+            return ThreeCommits(bytes: try journal.read(count: ends[3], at: 0), ends: ends)
         } catch {
             Issue.record("Could not write the journal: \(error)")
             return ThreeCommits(bytes: [], ends: [0, 0, 0, 0])
@@ -94,6 +95,23 @@ struct DamageTests {
                 #expect(found == ["r1", "r3"], "bit flipped at \(offset)")
                 #expect(store.openReport.skippedFrames == [journal.ends[1]..<journal.ends[2]])
             }
+        }
+    }
+
+    @Test("Zeros after the last frame are room made ahead, not damage; a cut frame before them is cut off")
+    func zerosAfterTheFrames() throws {
+        let journal = Self.threeCommits
+        let zeros = [UInt8](repeating: 0, count: 5000)
+        try open(journal.bytes + zeros) { store in
+            let found = try names(store)
+            #expect(found == ["r1", "r2", "r3"])
+            #expect(store.openReport.discardedTail == nil)
+        }
+        let cut = Array(journal.bytes.prefix(journal.ends[3] - 40))
+        try open(cut + zeros) { store in
+            let found = try names(store)
+            #expect(found == ["r1", "r2"])
+            #expect(store.openReport.discardedTail == journal.ends[2]..<(cut.count + zeros.count))
         }
     }
 

@@ -49,6 +49,20 @@ struct ModelsTests {
         #expect(error?.fullPath == "folder")
     }
 
+    @Test("Models are retrieved by sync status")
+    func byStatus() throws {
+        let store = try RecordStore.inMemory()
+        try store.parkAll([Note(id: "a", title: "A"), Note(id: "b", title: "B")])
+        var fetched = try RecordEncoder().encode(Note(id: "c", title: "C"))
+        fetched.metadata = RecordMetadata(changeTag: "t1")
+        try store.applyFetched([.success(fetched)])
+        #expect(try store.retrieveAll(Note.self, status: .pending).map(\.id) == ["a", "b"])
+        #expect(try store.retrieveAll(Note.self, status: .synced).map(\.id) == ["c"])
+        try store.delete(Note.self, identifier: "c")
+        #expect(try store.retrieveAll(Note.self, status: .deletedLocally).map(\.id) == ["c"])
+        #expect(try store.retrieveAll(Note.self).map(\.id) == ["a", "b"])
+    }
+
     @Test("Models are kept per zone")
     func zones() throws {
         let store = try RecordStore.inMemory()

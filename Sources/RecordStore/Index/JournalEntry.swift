@@ -119,6 +119,19 @@ enum JournalEntry {
         }
     }
 
+    /// The local version in the record entry in `bytes`, read without the rest: the cheapest
+    /// read of a record.
+    static func localRecord(in bytes: UnsafeRawBufferPointer) throws -> EncodedRecord {
+        var reader = ByteReader(bytes)
+        guard try kind(&reader) == .record else {
+            throw ByteReader.Malformed(description: "the index points at an entry that is not a record's")
+        }
+        for _ in 0..<3 { _ = try reader.blob() }  // the key
+        _ = try reader.byte()  // the status
+        _ = try reader.byte()  // the flags
+        return EncodedRecord(json: try reader.data(), facts: try LocalFacts(from: &reader))
+    }
+
     private static func kind(_ reader: inout ByteReader) throws -> Kind {
         let byte = try reader.byte()
         guard let kind = Kind(rawValue: byte) else {

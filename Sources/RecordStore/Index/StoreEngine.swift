@@ -84,19 +84,32 @@ final class StoreEngine {
         return try entry(at: slot.location, status: slot.status)
     }
 
+    /// The local version of the record of `key`, unless it is deleted locally.
+    func visibleRecord(for key: RecordKey) throws -> EncodedRecord? {
+        guard let slot = index[key], slot.state.isVisible else { return nil }
+        return try read(slot.location) { try JournalEntry.localRecord(in: $0) }
+    }
+
     /// The record entry at `location`, with the status the index holds for it (which knows
     /// what the journal does not: that a record was sent).
     func entry(at location: EntryLocation, status: SyncStatus) throws -> RecordEntry {
-        let bytes = try journal.read(location)
-        do {
-            let entry = try bytes.withUnsafeBytes { stored in
-                try Self.withPlainBytes(stored, cipher: cipher) { try JournalEntry(from: $0) }
-            }
-            guard case .record(var record) = entry else {
+        try read(location) { bytes in
+            guard case .record(var record) = try JournalEntry(from: bytes) else {
                 throw ByteReader.Malformed(description: "the index points at an entry that is not a record's")
             }
             record.status = status
             return record
+        }
+    }
+
+    /// What `body` reads from the entry at `location`, opened by the cipher; an entry that does
+    /// not read is damage at its offset.
+    private func read<Result>(_ location: EntryLocation, _ body: (UnsafeRawBufferPointer) throws -> Result) throws
+        -> Result
+    {
+        let bytes = try journal.read(location)
+        do {
+            return try bytes.withUnsafeBytes { stored in try Self.withPlainBytes(stored, cipher: cipher, body) }
         } catch {
             throw RecordStoreError.corruptJournal(
                 path: path + "/" + Journal.fileName, offset: location.offset,

@@ -92,6 +92,9 @@ struct JournalScan {
                 end = offset
             case .invalid(let reason):
                 damage = reason
+                // Zeros to the end are room the journal made ahead of its frames: the end of
+                // the frames, not damage.
+                if try isZero(from: offset) { return report }
                 guard let next = try nextFrame(after: offset) else {
                     // Nothing whole follows: the end of a commit that a crash interrupted.
                     report.cutTail = offset..<window.fileSize
@@ -104,6 +107,20 @@ struct JournalScan {
             }
         }
         return report
+    }
+
+    /// Whether every byte from `offset` to the end of the file is zero.
+    private mutating func isZero(from offset: Int) throws -> Bool {
+        var position = offset
+        while position < window.fileSize {
+            let span = min(FileWindow.readSize, window.fileSize - position)
+            let zero = try window.withBytes(at: position, count: span) { bytes in
+                bytes.allSatisfy { $0 == 0 }
+            }
+            guard zero == true else { return false }
+            position += span
+        }
+        return true
     }
 
     /// The offset of the first whole frame after `offset`, if there is one.

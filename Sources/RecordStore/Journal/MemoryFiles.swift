@@ -33,7 +33,7 @@ final class MemoryFile: StoreFile {
     func write(_ source: UnsafeRawBufferPointer, at offset: Int) throws {
         guard offset >= 0 else { throw RecordStoreError.fileSystem(operation: "write", path: path, code: EINVAL) }
         if bytes.count < offset + source.count {
-            bytes.append(contentsOf: repeatElement(0, count: offset + source.count - bytes.count))
+            bytes += [UInt8](repeating: 0, count: offset + source.count - bytes.count)
         }
         bytes.withUnsafeMutableBytes { target in
             UnsafeMutableRawBufferPointer(rebasing: target[offset..<offset + source.count]).copyMemory(from: source)
@@ -46,7 +46,7 @@ final class MemoryFile: StoreFile {
         if size < bytes.count {
             bytes.removeSubrange(max(size, 0)...)
         } else {
-            bytes.append(contentsOf: repeatElement(0, count: size - bytes.count))
+            bytes += [UInt8](repeating: 0, count: size - bytes.count)
         }
     }
 

@@ -16,7 +16,7 @@ import RecordCodable
 /// ```
 ///
 /// Each value is a record of type ``recordType`` named by its key, in the zone named by the
-/// namespace; its one field, `value`, holds it as ``RecordEncoder`` stores a property: a number,
+/// namespace; its one field, `value`, holds it as `RecordEncoder` stores a property: a number,
 /// a string, a date, bytes natively, any other `Codable` value as JSON. Reading a value as
 /// another type than it was written fails with the `DecodingError` that decoding a property
 /// would — it does not fall back to the default.
@@ -54,7 +54,7 @@ public struct KeyValueStore: Sendable {
     /// Keeps `value` for `key`, replacing what was there, durably.
     ///
     /// - Throws: `EncodingError` when the value cannot be encoded;
-    ///   ``RecordEncodingError/recordTooLarge(size:limit:heaviestFields:)`` past 1 MB.
+    ///   `RecordEncodingError.recordTooLarge(size:limit:heaviestFields:)` past 1 MB.
     public func set<Value: Encodable>(_ value: Value, forKey key: String) throws {
         var record = try Self.encoder.encode(StoredValue(value: value))
         record.recordType = Self.recordType

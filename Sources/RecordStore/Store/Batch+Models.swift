@@ -65,7 +65,7 @@ extension RecordStore.Batch {
     /// The records to save for `model`: its record and those of the models it links to.
     ///
     /// A record the server has is saved as an update of the server's version, made through
-    /// ``RecordEncoder/encodeGraph(_:updating:linkedOriginals:)``: so the fields the model does
+    /// `RecordEncoder.encodeGraph(_:updating:linkedOriginals:)`: so the fields the model does
     /// not know — written by a newer version of the app — stay as the server has them, instead
     /// of being cleared by the next request.
     private func records<Model: Codable>(parking model: Model, inZone zone: String) throws -> [Record] {

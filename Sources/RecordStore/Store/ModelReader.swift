@@ -3,7 +3,7 @@ import RecordCodable
 
 /// Decodes models from stored records, with the records of the models they link to.
 ///
-/// A ``LinkedRecord`` property is a reference in its holder's record, which names the linked
+/// A `LinkedRecord` property is a reference in its holder's record, which names the linked
 /// record but not its type; the reader follows the references from record to record, finds each
 /// one by name in its zone, and hands them all to the decoder. Records found once are kept for
 /// the next model, so that a thousand notes of one folder read the folder once.

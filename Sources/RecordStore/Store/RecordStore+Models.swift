@@ -62,6 +62,25 @@ extension RecordStore {
         return try entries.map { entry in try reader.model(type, from: entry.local.decoded(), zone: entry.key.zone) }
     }
 
+    /// Every model of `type` whose record's sync status is `status`, in `zone` or in every zone,
+    /// sorted by identifier: GarageStorage's "retrieve all with status".
+    ///
+    /// ```swift
+    /// let unsent = try store.retrieveAll(Note.self, status: .pending)
+    /// ```
+    ///
+    /// A record deleted locally gives the model it was before the deletion.
+    public func retrieveAll<Model: Decodable>(
+        _ type: Model.Type, status: SyncStatus, inZone zone: String? = nil
+    ) throws -> [Model] {
+        let recordType = RecordEncoder.recordType(of: type)
+        let entries = try entries { key, slot in
+            key.recordType == recordType && (zone == nil || key.zone == zone) && slot.status == status
+        }
+        var reader = modelReader
+        return try entries.map { entry in try reader.model(type, from: entry.local.decoded(), zone: entry.key.zone) }
+    }
+
     /// Deletes a model's record (the records of the models it links to stay): removed at once
     /// if the server never had it, else kept as ``SyncStatus/deletedLocally`` until the delete
     /// is sent.

@@ -217,7 +217,8 @@ public final class RecordStore: @unchecked Sendable {
         try withEngine { try $0.compact() }
     }
 
-    /// The journal's size in bytes.
+    /// The bytes the journal's frames take. The file is somewhat larger: it grows ahead of its
+    /// frames, so that a commit does not have to change its size.
     public var journalSize: Int {
         get throws { try withEngine(\.journalSize) }
     }
@@ -226,8 +227,7 @@ public final class RecordStore: @unchecked Sendable {
 
     /// The record of `key`, or `nil` when there is none (or it is deleted locally).
     public func record(for key: RecordKey) throws -> Record? {
-        guard let entry = try withEngine({ try $0.entry(for: key) }), entry.state.isVisible else { return nil }
-        return try entry.local.decoded()
+        try withEngine { try $0.visibleRecord(for: key) }?.decoded()
     }
 
     /// The record of `key` with its sync state, deleted records included.
@@ -239,10 +239,7 @@ public final class RecordStore: @unchecked Sendable {
     /// cheapest read, for a record that goes on to a server as it is. An asset's local file is
     /// not part of it.
     public func recordJSON(for key: RecordKey) throws -> Data? {
-        try withEngine { engine in
-            guard let entry = try engine.entry(for: key), entry.state.isVisible else { return nil }
-            return entry.local.json
-        }
+        try withEngine { try $0.visibleRecord(for: key) }?.json
     }
 
     /// The records of `recordType`, in `zone` or in every zone, sorted by key.

@@ -12,7 +12,7 @@ extension RecordStore {
         /// ``RecordStore/conflictLookupRequests()``.
         public var conflicts: [RecordKey] = []
         /// Records the server refused for another reason: ``SyncStatus/pending`` again, to be
-        /// sent with the next request. Wait ``RecordServerError/retryDelay(attempt:)`` first
+        /// sent with the next request. Wait `RecordServerError.retryDelay(attempt:)` first
         /// when the error is retryable; otherwise the error says what to fix.
         public var failed: [RecordKey: RecordServerError] = [:]
         /// Records the response said nothing about: pending again.
@@ -24,7 +24,7 @@ extension RecordStore {
     ///
     /// A new record is a `create`; an edit of a record the server has is an `update` of the
     /// fields that changed only, with the server's change tag (made as
-    /// ``RecordEncoder/encode(_:updating:)`` makes it, so nothing the app did not change is
+    /// `RecordEncoder.encode(_:updating:)` makes it, so nothing the app did not change is
     /// sent); a local deletion is a `delete` with the change tag. An edit that changed nothing
     /// after all is not sent: the record is marked synced.
     ///
@@ -196,7 +196,9 @@ extension RecordStore {
     /// }
     /// ```
     ///
-    /// - Parameter zone: The zone of the page: its `zoneID` when `nil`.
+    /// - Parameters:
+    ///   - page: A page of `records/changes`.
+    ///   - zone: The zone of the page: its `zoneID` when `nil`.
     public func applyFetched(_ page: RecordsChangesResponse, zone: String? = nil) throws {
         try applyFetched(
             page.records, zone: zone ?? page.zoneID?.zoneName ?? Self.defaultZone, syncToken: page.syncToken)

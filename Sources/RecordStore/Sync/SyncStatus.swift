@@ -8,7 +8,7 @@
 /// let conflicts = try store.records(in: .conflict)
 /// ```
 ///
-/// A record saved locally is ``pending``; ``RecordStore/modifyRequests()`` puts it in a request
+/// A record saved locally is ``pending``; ``RecordStore/modifyRequests(maximumOperations:)`` puts it in a request
 /// and marks it ``sent``; the response, applied with ``RecordStore/apply(_:for:)``, makes it
 /// ``synced`` (or ``conflict``, or ``pending`` again when the server asks for a retry). A record
 /// fetched from the server is ``synced`` from the start.
@@ -17,7 +17,7 @@ public enum SyncStatus: String, Hashable, Sendable, CaseIterable {
     case localOnly
     /// Saved locally and not sent yet.
     case pending
-    /// In a request that ``RecordStore/modifyRequests()`` built, whose response is not applied
+    /// In a request that ``RecordStore/modifyRequests(maximumOperations:)`` built, whose response is not applied
     /// yet.
     ///
     /// The store remembers this only while it is open: after a crash or a reopen the record is
