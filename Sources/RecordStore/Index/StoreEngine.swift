@@ -36,14 +36,18 @@ final class StoreEngine {
             // opened, so that a wrong cipher is reported as that, and not as damage.
             try StoreHeader.verify(journal.header, cipher: cipher, path: directory.path + "/" + Journal.fileName)
             var reserved = false
+            var seen = (entries: 0, bytes: 0)
             openReport = try journal.readFrames(recover: recover) { entries in
                 if !reserved, let first = entries.first, let last = entries.last {
-                    // As many records as entries of the first frame's size fit in the file: the
-                    // index makes room for them at once, instead of growing again and again.
-                    reserved = true
-                    let span = last.location.offset + Int(last.location.count) - first.location.offset
-                    let averageSize = max(span / entries.count, 1)
-                    index.reserveCapacity(min(journal.openedSize / averageSize, 1 << 24))
+                    seen.entries += entries.count
+                    seen.bytes += last.location.offset + Int(last.location.count) - first.location.offset
+                    // Once a fair sample is read, the index makes room for as many records as
+                    // entries of that size fit in the file, instead of growing again and again.
+                    if seen.entries >= 256 || seen.bytes >= 1 << 20 {
+                        reserved = true
+                        let expected = journal.openedSize / max(seen.bytes / seen.entries, 1)
+                        index.reserveCapacity(min(expected, 1 << 22))
+                    }
                 }
                 // A frame is applied whole or not at all: every entry is read before any is applied.
                 let summaries = try entries.map { entry in

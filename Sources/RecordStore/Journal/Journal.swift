@@ -82,9 +82,16 @@ final class Journal {
         } else {
             let header = try newHeader()
             let created = try Self.write(header: header, entries: [], from: nil, in: directory)
-            try directory.rename(Self.compactingFileName, to: Self.fileName)
-            created.file.path = directory.path + "/" + Self.fileName
-            try directory.synchronize()
+            do {
+                // The journal appears whole or not at all: a crash before the rename leaves no
+                // journal, and no commit can have returned yet.
+                try directory.rename(Self.compactingFileName, to: Self.fileName)
+                created.file.path = directory.path + "/" + Self.fileName
+                try directory.synchronize()
+            } catch {
+                created.file.close()
+                throw error
+            }
             file = created.file
             salt = created.salt
             end = created.end
@@ -121,6 +128,10 @@ final class Journal {
     /// a full disk fails this commit, not the next one.
     func append(_ frame: inout FrameBuilder) throws -> Int {
         try settle()
+        let payloadCount = frame.count - Frame.headerSize
+        guard payloadCount <= Frame.maximumPayloadSize else {
+            throw RecordStoreError.commitTooLarge(bytes: payloadCount, limit: Frame.maximumPayloadSize)
+        }
         let bytes = frame.finish(salt: salt)
         let start = end
         let frameEnd = start + bytes.count

@@ -57,6 +57,9 @@ public enum RecordStoreError: Error, Hashable, Sendable {
     /// A record without a name cannot be stored: its name is its key.
     case unnamedRecord(recordType: String)
 
+    /// One commit would write more than a frame may hold (`limit` bytes): split the batch.
+    case commitTooLarge(bytes: Int, limit: Int)
+
     /// ``RecordStore/write(_:)`` was called from inside the closure of another write, which
     /// would have committed apart from it; make the change through the closure's batch.
     case nestedWrite
@@ -91,6 +94,9 @@ extension RecordStoreError: LocalizedError, CustomStringConvertible {
         case .unnamedRecord(let recordType):
             "A record of type '\(recordType)' has no name, and a stored record is found by its name: give the "
                 + "model an identifier, or the record a name."
+        case .commitTooLarge(let bytes, let limit):
+            "One commit would write \(bytes) bytes, more than the \(limit) a journal frame holds: write the "
+                + "changes in several batches."
         case .nestedWrite:
             "write(_:) was called inside the closure of another write: make the change through the batch the "
                 + "closure is given, so that it commits with the rest."
