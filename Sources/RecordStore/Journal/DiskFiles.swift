@@ -93,6 +93,7 @@ final class DiskDirectory: StoreDirectory {
 
     /// The directory at `url`, created if missing.
     init(url: URL, faults: StoreFaults?) throws {
+        let existed = FileManager.default.fileExists(atPath: url.path)
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
@@ -102,6 +103,11 @@ final class DiskDirectory: StoreDirectory {
         // One name for one directory, whatever links lead to it: the name the lock goes by.
         path = url.standardizedFileURL.resolvingSymlinksInPath().path
         self.faults = faults
+        if !existed {
+            // A new directory is durable once its parent is: else a power loss could take the
+            // store away with the commits made in it.
+            try Self.synchronize(directoryAt: url.standardizedFileURL.deletingLastPathComponent().path)
+        }
     }
 
     private func filePath(_ name: String) -> String { path + "/" + name }
@@ -134,6 +140,11 @@ final class DiskDirectory: StoreDirectory {
     }
 
     func synchronize() throws {
+        try Self.synchronize(directoryAt: path)
+    }
+
+    /// Makes the entries of the directory at `path` durable.
+    private static func synchronize(directoryAt path: String) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw DiskFile.error("open", path) }
         defer { _ = closeDescriptor(descriptor) }
