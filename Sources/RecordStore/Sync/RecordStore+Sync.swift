@@ -51,43 +51,20 @@ extension RecordStore {
                 let owed = batch.keys { _, state in [.pending, .sent, .deletedLocally].contains(state.status) }
                 for key in owed {
                     guard let entry = try batch.entry(for: key) else { continue }
-                    let local = try entry.local.decoded()
-                    let server = try entry.server?.decoded()
-                    if let zoneID = (server ?? local).metadata?.zoneID, zoneID.zoneName == key.zone {
-                        zoneIDs[key.zone] = zoneID
+                    switch try OutgoingChange(of: entry) {
+                    case .unchanged(let synced):
+                        batch.stage(synced)
+                    case .operation(let operation, let zoneID):
+                        operationsByZone[key.zone, default: []].append(operation)
+                        if let zoneID, zoneID.zoneName == key.zone { zoneIDs[key.zone] = zoneID }
+                        // A deletion stays deletedLocally while it is sent: it hides the record.
+                        if !entry.isDeletion { sent.append((key, entry.local)) }
                     }
-                    let operation: RecordOperation
-                    if entry.isDeletion {
-                        operation = RecordOperation(
-                            deleting: key.recordName, recordType: key.recordType,
-                            changeTag: server?.metadata?.changeTag ?? local.metadata?.changeTag)
-                    } else if let server {
-                        let update = try server.update(to: local)
-                        guard !update.isEmptyUpdate else {
-                            var synced = entry
-                            synced.status = .synced
-                            synced.local = try EncodedRecord(local.withServerMetadata(of: server))
-                            synced.server = nil
-                            batch.stage(synced)
-                            continue
-                        }
-                        operation = RecordOperation(saving: update)
-                    } else {
-                        operation = RecordOperation(saving: local)
-                    }
-                    operationsByZone[key.zone, default: []].append(operation)
-                    // A deletion stays deletedLocally while it is sent: it hides the record.
-                    if !entry.isDeletion { sent.append((key, entry.local)) }
                 }
                 return operationsByZone.keys.sorted().flatMap { zone in
-                    let operations = operationsByZone[zone] ?? []
-                    let zoneID = zoneIDs[zone] ?? RecordZoneID(zoneName: zone)
-                    return stride(from: 0, to: operations.count, by: max(maximumOperations, 1)).map { start in
-                        RecordsModifyRequest(
-                            operations: Array(
-                                operations[start..<min(start + max(maximumOperations, 1), operations.count)]),
-                            zoneID: zoneID)
-                    }
+                    OutgoingChange.requests(
+                        of: operationsByZone[zone] ?? [], zoneID: zoneIDs[zone] ?? RecordZoneID(zoneName: zone),
+                        maximumOperations: maximumOperations)
                 }
             }
             for (key, record) in sent {
