@@ -5,10 +5,18 @@ let package = Package(
     name: "RecordCodable",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
-        .library(name: "RecordCodable", targets: ["RecordCodable"])
+        .library(name: "RecordCodable", targets: ["RecordCodable"]),
+        // The module is RecordStoreKit so that its main type, RecordStore, is never hidden by
+        // a module of the same name (Swift looks a name up as a module's type first).
+        .library(name: "RecordStore", targets: ["RecordStoreKit"]),
     ],
     targets: [
         .target(name: "RecordCodable"),
+        .target(
+            name: "RecordStoreKit",
+            dependencies: ["RecordCodable"],
+            path: "Sources/RecordStore"
+        ),
         .executableTarget(
             name: "quickstart",
             dependencies: ["RecordCodable"],
@@ -31,6 +39,11 @@ let package = Package(
             exclude: ["schema.ckdb"]
         ),
         .executableTarget(
+            name: "notes-offline",
+            dependencies: ["RecordCodable", "RecordStoreKit"],
+            path: "Examples/notes-offline"
+        ),
+        .executableTarget(
             name: "benchmark",
             dependencies: ["RecordCodable", "CodableFloor"],
             path: "Benchmarks/benchmark",
@@ -45,6 +58,17 @@ let package = Package(
         .testTarget(
             name: "RecordCodableTests",
             dependencies: ["RecordCodable"]
+        ),
+        // A process that the crash tests start, write through and kill: it lives with the tests,
+        // outside the library.
+        .executableTarget(
+            name: "record-store-crash-child",
+            dependencies: ["RecordStoreKit"],
+            path: "Tests/RecordStoreCrashChild"
+        ),
+        .testTarget(
+            name: "RecordStoreTests",
+            dependencies: ["RecordStoreKit", "record-store-crash-child"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,190 @@
+import Dispatch
+import Foundation
+import RecordCodable
+@_spi(Benchmarks) import RecordStoreKit
+
+// RecordStore beside SQLite (WAL, synchronous = FULL), the same workloads in one run, on the
+// same disk, with the same records: their CloudKit JSON, as RecordStore keeps them.
+//
+//     swift run -c release --package-path Benchmarks/StoreBenchmark store-benchmark
+//     swift run -c release --package-path Benchmarks/StoreBenchmark store-benchmark --quick
+
+let quick = CommandLine.arguments.contains("--quick")
+let rounds = quick ? 3 : 15
+let reopenCount = quick ? 10_000 : 100_000
+
+/// A note, as the app keeps it: the benchmark's model.
+struct Note: Codable, Sendable {
+    var id: String
+    var title: String
+    var body: String
+    var author: String
+    var tags: [String]
+    var priority: Int
+    var pinned: Bool
+    var score: Double
+    var created: Date
+    var modified: Date
+    var folder: String
+    var wordCount: Int
+
+    init(_ number: Int) {
+        id = "note-\(number)"
+        title = "Note number \(number)"
+        body = "Buy milk, eggs and bread; call the plumber about the kitchen tap. Item \(number)."
+        author = "mei.chen"
+        tags = ["home", "errands", "week \(number % 52)"]
+        priority = number % 5
+        pinned = number % 7 == 0
+        score = Double(number) / 3
+        created = Date(timeIntervalSince1970: 1_700_000_000 + Double(number))
+        modified = created.addingTimeInterval(60)
+        folder = "inbox"
+        wordCount = 14 + number % 9
+    }
+}
+
+/// Prints a line at once, so that a run cut short still shows what it measured.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let encoder = RecordEncoder()
+let decoder = RecordDecoder()
+
+func record(_ number: Int) throws -> Record {
+    try encoder.encode(Note(number))
+}
+
+/// The row SQLite stores for a record: its key and its JSON, encoded as RecordStore encodes it.
+func row(_ record: Record) throws -> (zone: String, type: String, name: String, json: Data) {
+    (RecordStore.defaultZone, record.recordType, record.recordName, try JSONEncoder().encode(record))
+}
+
+/// The median of `rounds` timings of `body`, in nanoseconds per operation; `body` runs
+/// `operations` operations a time.
+func measure(operations: Int, _ body: () throws -> Void) rethrows -> Double {
+    var samples: [Double] = []
+    for _ in 0..<rounds {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(operations))
+    }
+    return samples.sorted()[samples.count / 2]
+}
+
+func withDirectory<Result>(_ body: (URL) throws -> Result) throws -> Result {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-benchmark-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try body(directory)
+}
+
+func microseconds(_ nanoseconds: Double) -> String {
+    String(format: "%9.2f µs", nanoseconds / 1000)
+}
+
+func row(_ name: String, _ store: Double, _ sqlite: Double?, target: String) {
+    let ratio = sqlite.map { String(format: "%5.2f×", store / $0) } ?? "      "
+    let sqliteText = sqlite.map(microseconds) ?? String(repeating: " ", count: 12)
+    say(
+        "\(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(microseconds(store))  \(sqliteText)  \(ratio)  \(target)"
+    )
+}
+
+say("RecordStore beside SQLite (WAL, synchronous FULL)\(quick ? ", quick run" : ""): median of \(rounds) rounds")
+say("\("".padding(toLength: 44, withPad: " ", startingAt: 0))   RecordStore       SQLite   ratio  target")
+
+try withDirectory { directory in
+    let store = try RecordStore(directory: directory.appendingPathComponent("store"))
+    let sqlite = try SQLiteStore(path: directory.appendingPathComponent("sqlite.db").path)
+    let records = try (0..<2_000).map(record)
+    let rows = try records.map(row)
+
+    // The storage alone: both stores are given the records' JSON, encoded once beforehand.
+    let encoded = rows.map { (key: RecordKey(recordType: $0.type, recordName: $0.name), json: $0.json) }
+    var next = 0
+    let single = quick ? 20 : 100
+    let storeSingle = try measure(operations: single) {
+        for _ in 0..<single {
+            try store.save(encodedRecords: [encoded[next % encoded.count]])
+            next += 1
+        }
+    }
+    let sqliteSingle = try measure(operations: single) {
+        for _ in 0..<single {
+            try sqlite.save([rows[next % rows.count]])
+            next += 1
+        }
+    }
+    row("durable commit of one record", storeSingle, sqliteSingle, target: "≤ 1.0×")
+
+    let batch = Array(records.prefix(1_000))
+    let batchRows = Array(rows.prefix(1_000))
+    let batchEncoded = Array(encoded.prefix(1_000))
+    let storeBatch = try measure(operations: batch.count) { try store.save(encodedRecords: batchEncoded) }
+    let sqliteBatch = try measure(operations: batch.count) { try sqlite.save(batchRows) }
+    row("batch of 1,000 records, per record", storeBatch, sqliteBatch, target: "≤ 0.8×")
+
+    // What an app pays: records in, their JSON encoded by each store's caller, then stored.
+    let storeRecords = try measure(operations: batch.count) { try store.save(contentsOf: batch) }
+    let sqliteRecords = try measure(operations: batch.count) { try sqlite.save(batch.map(row)) }
+    row("batch of 1,000 Records (JSON encoding too)", storeRecords, sqliteRecords, target: "")
+
+    // A point read: the record's stored bytes by key.
+    let keys = records.map { RecordKey(recordType: $0.recordType, recordName: $0.recordName) }
+    let reads = 10_000
+    var checksum = 0
+    let storeRead = try measure(operations: reads) {
+        for index in 0..<reads {
+            checksum &+= try store.recordJSON(for: keys[(index &* 7919) % keys.count])?.count ?? 0
+        }
+    }
+    let sqliteRead = try measure(operations: reads) {
+        for index in 0..<reads {
+            let key = keys[(index &* 7919) % keys.count]
+            checksum &+= try sqlite.json(zone: key.zone, type: key.recordType, name: key.recordName)?.count ?? 0
+        }
+    }
+    row("point read of a record's bytes", storeRead, sqliteRead, target: "≤ 0.3×")
+
+    // Retrieving a model, against decoding it from bytes in memory.
+    let models = 2_000
+    let json = rows[0].json
+    let decode = try measure(operations: models) {
+        for _ in 0..<models {
+            checksum &+= try decoder.decode(Note.self, from: JSONDecoder().decode(Record.self, from: json)).wordCount
+        }
+    }
+    let storeRetrieve = try measure(operations: models) {
+        for index in 0..<models {
+            checksum &+= try store.retrieve(Note.self, identifier: "note-\(index % batch.count)")?.wordCount ?? 0
+        }
+    }
+    let sqliteRetrieve = try measure(operations: models) {
+        for index in 0..<models {
+            let data = try sqlite.json(zone: RecordStore.defaultZone, type: "Note", name: "note-\(index % batch.count)")
+            checksum &+= try decoder.decode(Note.self, from: JSONDecoder().decode(Record.self, from: data ?? Data()))
+                .wordCount
+        }
+    }
+    row("retrieve a model", storeRetrieve, sqliteRetrieve, target: "")
+    row("  decode the same model from its bytes", decode, nil, target: "retrieve ≈ decode")
+    if checksum == 42 { say("") }
+}
+
+// Reopening a store of many records: the journal read and checked, the index built.
+try withDirectory { directory in
+    let url = directory.appendingPathComponent("store")
+    do {
+        let store = try RecordStore(directory: url)
+        for start in stride(from: 0, to: reopenCount, by: 1_000) {
+            try store.save(contentsOf: (start..<min(start + 1_000, reopenCount)).map(record))
+        }
+    }
+    let reopen = try measure(operations: 1) {
+        let store = try RecordStore(directory: url)
+        if try store.count != reopenCount { say("reopened \(try store.count) records, not \(reopenCount)") }
+    }
+    row("reopen a store of \(reopenCount) records", reopen, nil, target: "≤ 150 ms for 100,000")
+}

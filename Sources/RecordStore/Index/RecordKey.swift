@@ -1,0 +1,34 @@
+/// What names a record in a store: its zone, its record type and its record name.
+///
+/// CloudKit names a record by its zone and name; the store adds the record type, so that models
+/// of two types may share an identifier, as they can in GarageStorage:
+///
+/// ```swift
+/// let key = RecordKey(recordType: "Note", recordName: "N1")          // in the default zone
+/// let stored = try store.record(for: key)
+/// let other = RecordKey(zone: "Work", recordType: "Note", recordName: "N1")
+/// ```
+public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The zone's name: ``RecordStore/defaultZone`` unless the record is in a zone of its own.
+    public var zone: String
+    /// The record's type.
+    public var recordType: String
+    /// The record's name, unique among records of its type in its zone.
+    public var recordName: String
+
+    /// A key of a record in `zone`, by default CloudKit's default zone.
+    public init(zone: String = RecordStore.defaultZone, recordType: String, recordName: String) {
+        self.zone = zone
+        self.recordType = recordType
+        self.recordName = recordName
+    }
+
+    /// Keys sort by zone, then record type, then record name: the order in which the store lists
+    /// records.
+    public static func < (first: RecordKey, second: RecordKey) -> Bool {
+        (first.zone, first.recordType, first.recordName) < (second.zone, second.recordType, second.recordName)
+    }
+
+    /// `zone/recordType/recordName`.
+    public var description: String { "\(zone)/\(recordType)/\(recordName)" }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import RecordCodable
+
+/// The store's engine: the journal, the index built from it, and the cipher between them.
+///
+/// It commits a batch of entries as one frame and updates the index once the frame is durable,
+/// reads an entry through the index, and compacts the journal when most of it is dead. It knows
+/// entries, not sync rules or models: the ``RecordStore`` above it decides what to write.
+///
+/// Not thread-safe: the store calls it with its lock held.
+final class StoreEngine {
+    private let journal: Journal
+    private(set) var index = StoreIndex()
+    private let cipher: (any RecordStoreCipher)?
+    /// The store's directory, for messages.
+    let path: String
+    /// The journal's size under which it is never compacted.
+    private let compactionThreshold: Int
+    /// What opening found: a cut tail, skipped frames.
+    let openReport: Journal.OpenReport
+    /// The records in requests whose responses are not applied yet, as they were sent.
+    var sent: [RecordKey: EncodedRecord] = [:]
+    /// The frame that commits are written into, kept from one commit to the next.
+    private var frame = FrameBuilder()
+
+    init(directory: any StoreDirectory, cipher: (any RecordStoreCipher)?, recover: Bool, compactionThreshold: Int)
+        throws
+    {
+        self.cipher = cipher
+        self.compactionThreshold = compactionThreshold
+        path = directory.path
+        let journal = try Journal(directory: directory, newHeader: try StoreHeader.bytes(cipher: cipher))
+        var index = StoreIndex()
+        do {
+            // The header holds the cipher's check value: it is checked before any entry is
+            // opened, so that a wrong cipher is reported as that, and not as damage.
+            try StoreHeader.verify(journal.header, cipher: cipher, path: directory.path + "/" + Journal.fileName)
+            var reserved = false
+            var seen = (entries: 0, bytes: 0)
+            openReport = try journal.readFrames(recover: recover) { entries in
+                if !reserved, let first = entries.first, let last = entries.last {
+                    seen.entries += entries.count
+                    seen.bytes += last.location.offset + Int(last.location.count) - first.location.offset
+                    // Once a fair sample is read, the index makes room for as many records as
+                    // entries of that size fit in the file, instead of growing again and again.
+                    if seen.entries >= 256 || seen.bytes >= 1 << 20 {
+                        reserved = true
+                        let expected = journal.openedSize / max(seen.bytes / seen.entries, 1)
+                        index.reserveCapacity(min(expected, 1 << 22))
+                    }
+                }
+                // A frame is applied whole or not at all: every entry is read before any is applied.
+                let summaries = try entries.map { entry in
+                    try Self.withPlainBytes(entry.bytes, cipher: cipher) { try JournalEntry.summary(of: $0) }
+                }
+                for (summary, entry) in zip(summaries, entries) {
+                    index.apply(summary, at: entry.location)
+                }
+            }
+        } catch {
+            journal.close()
+            throw error
+        }
+        self.journal = journal
+        self.index = index
+        if !openReport.skipped.isEmpty {
+            // Frames were skipped: rewrite the journal without them, so that the next opening
+            // finds it whole.
+            try compact()
+        }
+    }
+
+    /// Calls `body` with the entry's bytes as written before sealing.
+    private static func withPlainBytes<Result>(
+        _ bytes: UnsafeRawBufferPointer, cipher: (any RecordStoreCipher)?,
+        _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) throws -> Result {
+        guard let cipher else { return try body(bytes) }
+        let opened = try cipher.open(Data(bytes))
+        return try opened.withUnsafeBytes(body)
+    }
+
+    // MARK: Reading
+
+    /// The entry of the record of `key`.
+    func entry(for key: RecordKey) throws -> RecordEntry? {
+        guard let slot = index[key] else { return nil }
+        return try entry(at: slot.location, status: slot.status)
+    }
+
+    /// The local version of the record of `key`, unless it is deleted locally.
+    func visibleRecord(for key: RecordKey) throws -> EncodedRecord? {
+        guard let slot = index[key], slot.state.isVisible else { return nil }
+        return try read(slot.location) { try JournalEntry.localRecord(in: $0) }
+    }
+
+    /// The record entry at `location`, with the status the index holds for it (which knows
+    /// what the journal does not: that a record was sent).
+    func entry(at location: EntryLocation, status: SyncStatus) throws -> RecordEntry {
+        try read(location) { bytes in
+            guard case .record(var record) = try JournalEntry(from: bytes) else {
+                throw ByteReader.Malformed(description: "the index points at an entry that is not a record's")
+            }
+            record.status = status
+            return record
+        }
+    }
+
+    /// What `body` reads from the entry at `location`, opened by the cipher; an entry that does
+    /// not read is damage at its offset.
+    private func read<Result>(_ location: EntryLocation, _ body: (UnsafeRawBufferPointer) throws -> Result) throws
+        -> Result
+    {
+        let bytes = try journal.read(location)
+        do {
+            return try bytes.withUnsafeBytes { stored in try Self.withPlainBytes(stored, cipher: cipher, body) }
+        } catch {
+            throw RecordStoreError.corruptJournal(
+                path: path + "/" + Journal.fileName, offset: location.offset,
+                reason: "an entry cannot be read: \(error)")
+        }
+    }
+
+    // MARK: Writing
+
+    /// What a commit writes: records' new entries or removals, and zones' sync tokens.
+    struct Commit {
+        var records: [(key: RecordKey, entry: RecordEntry?)] = []
+        var syncTokens: [(zone: String, token: String?)] = []
+    }
+
+    /// Writes `commit` in one frame, durably, then updates the index. Nothing is written when
+    /// there is nothing to write; when the write fails, nothing changes.
+    func commit(_ commit: Commit) throws {
+        frame.reset()
+        // A huge batch's memory is not kept for the small commits after it.
+        defer { if frame.capacity > 8 << 20 { frame = FrameBuilder() } }
+        // Where each record's entry is in the frame; nil for a removal of a record never written.
+        var placed: [EntryLocation?] = []
+        placed.reserveCapacity(commit.records.count)
+        for (key, entry) in commit.records {
+            if let entry {
+                placed.append(try add { JournalEntry.write(entry, to: &$0) })
+            } else if index[key] != nil {
+                placed.append(try add { JournalEntry.writeRemoval(of: key, to: &$0) })
+            } else {
+                placed.append(nil)
+            }
+        }
+        let tokensPlaced = try commit.syncTokens.map { zone, token in
+            try add { JournalEntry.writeSyncToken(token, forZone: zone, to: &$0) }
+        }
+        guard frame.entryCount > 0 else { return }
+        let start = try journal.append(&frame)
+        for ((key, entry), relative) in zip(commit.records, placed) {
+            guard let relative else { continue }
+            if let entry {
+                let location = EntryLocation(offset: start + relative.offset, count: relative.count)
+                index[key] = StoreIndex.Slot(location: location, state: entry.state)
+            } else {
+                index[key] = nil
+            }
+        }
+        for ((zone, token), relative) in zip(commit.syncTokens, tokensPlaced) {
+            index.setSyncToken(
+                token, forZone: zone, at: EntryLocation(offset: start + relative.offset, count: relative.count))
+        }
+        if needsCompaction {
+            // The commit is durable: a compaction that fails now (a full disk) leaves the
+            // journal as it was, and is tried again after a later commit.
+            try? compact()
+        }
+    }
+
+    /// Adds an entry that `write` writes to the frame, sealed when the store has a cipher.
+    private func add(_ write: (inout ByteWriter) -> Void) throws -> EntryLocation {
+        guard let cipher else { return frame.add(write) }
+        var plain = ByteWriter(capacity: 512)
+        write(&plain)
+        return frame.add(try cipher.seal(Data(plain.bytes)))
+    }
+
+    /// Changes the status the index holds for `key`, without writing: a record marked sent.
+    func setStatus(_ status: SyncStatus, for key: RecordKey) {
+        index[key]?.status = status
+    }
+
+    /// Whether most of the journal is dead: entries replaced or removed since.
+    private var needsCompaction: Bool {
+        journal.end >= compactionThreshold && index.liveBytes * 2 < journal.end
+    }
+
+    /// Rewrites the journal with only its live entries.
+    func compact() throws {
+        let live = index.liveEntries()
+        let moved = try journal.rewrite(keeping: live.map(\.location))
+        for (entry, location) in zip(live, moved) {
+            index.move(entry.owner, to: location)
+        }
+    }
+
+    /// The journal's size in bytes.
+    var journalSize: Int { journal.end }
+
+    func close() {
+        journal.close()
+    }
+}

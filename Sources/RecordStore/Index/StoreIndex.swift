@@ -1,0 +1,196 @@
+/// The store's index, kept in memory: for each record, where its latest entry is in the journal
+/// and its sync status; for each zone, its sync token.
+///
+/// Opening the store builds it from the journal; each commit updates it. Reading a record is a
+/// look-up here, then one read at the offset it gives.
+///
+/// Records are filed by zone and name, then by type: CloudKit names a record by zone and name
+/// alone, and its messages sometimes leave the type out (a deleted record in a page of changes,
+/// a reference to a linked record), so the index finds a record by name without a type as
+/// cheaply as with one.
+struct StoreIndex {
+    /// What the index keeps of a record.
+    struct Slot: Hashable {
+        var location: EntryLocation
+        var state: RecordState
+
+        var status: SyncStatus {
+            get { state.status }
+            set { state.status = newValue }
+        }
+    }
+
+    /// What owns an entry of the journal that is still live.
+    enum Owner: Hashable {
+        case record(RecordKey)
+        case syncToken(zone: String)
+    }
+
+    private struct NameKey: Hashable {
+        var zone: String
+        var name: String
+    }
+
+    /// The records of one name in one zone: nearly always one type.
+    private enum Types {
+        /// None: only while a slot is being replaced.
+        case vacant
+        case one(recordType: String, Slot)
+        case many([String: Slot])
+    }
+
+    private var byName: [NameKey: Types] = [:]
+    private var tokens: [String: (token: String, location: EntryLocation)] = [:]
+
+    /// How many records the index holds.
+    private(set) var count = 0
+
+    /// The bytes of the journal's live entries: those no later entry replaced.
+    private(set) var liveBytes = 0
+
+    /// The record of `key`.
+    subscript(key: RecordKey) -> Slot? {
+        get {
+            switch byName[NameKey(zone: key.zone, name: key.recordName)] {
+            case .one(let recordType, let slot): recordType == key.recordType ? slot : nil
+            case .many(let slots): slots[key.recordType]
+            case .vacant, nil: nil
+            }
+        }
+        set {
+            let nameKey = NameKey(zone: key.zone, name: key.recordName)
+            // One look-up of the name: the entry is found, or made, and changed in place.
+            let old = Self.replace(key.recordType, with: newValue, in: &byName[nameKey, default: .vacant])
+            if newValue == nil, case .vacant = byName[nameKey] { byName[nameKey] = nil }
+            if let old { account(removing: old) }
+            if let newValue { account(adding: newValue) }
+        }
+    }
+
+    /// Replaces the slot of `recordType` among `types` with `slot`, and returns the old one.
+    private static func replace(_ recordType: String, with slot: Slot?, in types: inout Types) -> Slot? {
+        switch types {
+        case .vacant:
+            if let slot { types = .one(recordType: recordType, slot) }
+            return nil
+        case .one(let onlyType, let old) where onlyType == recordType:
+            types = slot.map { .one(recordType: recordType, $0) } ?? .vacant
+            return old
+        case .one(let onlyType, let other):
+            if let slot { types = .many([onlyType: other, recordType: slot]) }
+            return nil
+        case .many(var slots):
+            let old: Slot?
+            if let slot {
+                old = slots.updateValue(slot, forKey: recordType)
+            } else {
+                old = slots.removeValue(forKey: recordType)
+            }
+            if slots.count == 1, let only = slots.first {
+                types = .one(recordType: only.key, only.value)
+            } else {
+                types = .many(slots)
+            }
+            return old
+        }
+    }
+
+    /// Makes room for `count` records, so that opening a large store fills the index without
+    /// growing it again and again.
+    mutating func reserveCapacity(_ count: Int) {
+        byName.reserveCapacity(count)
+    }
+
+    private mutating func account(adding slot: Slot) {
+        count += 1
+        liveBytes += Self.cost(of: slot.location)
+    }
+
+    private mutating func account(removing slot: Slot) {
+        count -= 1
+        liveBytes -= Self.cost(of: slot.location)
+    }
+
+    /// The records named `name` in `zone`, of any type.
+    func records(named name: String, inZone zone: String) -> [(key: RecordKey, slot: Slot)] {
+        switch byName[NameKey(zone: zone, name: name)] {
+        case .one(let recordType, let slot):
+            [(RecordKey(zone: zone, recordType: recordType, recordName: name), slot)]
+        case .many(let slots):
+            slots.map { (RecordKey(zone: zone, recordType: $0.key, recordName: name), $0.value) }
+        case .vacant, nil:
+            []
+        }
+    }
+
+    /// Every record whose key and slot pass `include`, in no particular order.
+    func records(where include: (RecordKey, Slot) -> Bool) -> [(key: RecordKey, slot: Slot)] {
+        var found: [(key: RecordKey, slot: Slot)] = []
+        for (nameKey, types) in byName {
+            switch types {
+            case .one(let recordType, let slot):
+                let key = RecordKey(zone: nameKey.zone, recordType: recordType, recordName: nameKey.name)
+                if include(key, slot) { found.append((key, slot)) }
+            case .many(let slots):
+                for (recordType, slot) in slots {
+                    let key = RecordKey(zone: nameKey.zone, recordType: recordType, recordName: nameKey.name)
+                    if include(key, slot) { found.append((key, slot)) }
+                }
+            case .vacant:
+                break
+            }
+        }
+        return found
+    }
+
+    /// The sync token of `zone`.
+    func syncToken(forZone zone: String) -> String? {
+        tokens[zone]?.token
+    }
+
+    /// Keeps `token` as `zone`'s sync token, written at `location`; `nil` forgets it.
+    mutating func setSyncToken(_ token: String?, forZone zone: String, at location: EntryLocation) {
+        if let old = tokens[zone] { liveBytes -= Self.cost(of: old.location) }
+        tokens[zone] = token.map { ($0, location) }
+        if token != nil { liveBytes += Self.cost(of: location) }
+    }
+
+    /// Applies an entry the journal holds at `location`.
+    mutating func apply(_ summary: JournalEntry.Summary, at location: EntryLocation) {
+        switch summary {
+        case .record(let key, let state):
+            self[key] = Slot(location: location, state: state)
+        case .removal(let key):
+            self[key] = nil
+        case .syncToken(let zone, let token):
+            setSyncToken(token, forZone: zone, at: location)
+        }
+    }
+
+    /// Every live entry, and what owns it: what compaction copies.
+    func liveEntries() -> [(owner: Owner, location: EntryLocation)] {
+        var entries = records(where: { _, _ in true }).map { (Owner.record($0.key), $0.slot.location) }
+        for (zone, token) in tokens {
+            entries.append((.syncToken(zone: zone), token.location))
+        }
+        return entries
+    }
+
+    /// Moves an entry that compaction copied.
+    mutating func move(_ owner: Owner, to location: EntryLocation) {
+        switch owner {
+        case .record(let key):
+            if var slot = self[key] {
+                slot.location = location
+                self[key] = slot
+            }
+        case .syncToken(let zone):
+            if let token = tokens[zone] { setSyncToken(token.token, forZone: zone, at: location) }
+        }
+    }
+
+    /// What an entry costs the journal: its bytes and their length.
+    private static func cost(of location: EntryLocation) -> Int {
+        Int(location.count) + 4
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A file on disk, through the POSIX calls whose durability is documented: `pwrite`, then
+/// `fdatasync` (Linux) or `fcntl(F_FULLFSYNC)` (Apple, where `fsync` leaves data in the drive's
+/// cache).
+final class DiskFile: StoreFile {
+    private let descriptor: Int32
+    var path: String
+
+    init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    func size() throws -> Int {
+        let end = lseek(descriptor, 0, SEEK_END)
+        guard end >= 0 else { throw Self.error("seek", path) }
+        return Int(end)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
+        var done = 0
+        while done < buffer.count {
+            guard let base = buffer.baseAddress else { return }
+            let count = pread(descriptor, base + done, buffer.count - done, off_t(offset + done))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Self.error("read", path)
+            }
+            guard count > 0 else {
+                throw RecordStoreError.corruptJournal(
+                    path: path, offset: offset, reason: "the file ends before the \(buffer.count) bytes to read")
+            }
+            done += count
+        }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+        var done = 0
+        while done < bytes.count {
+            guard let base = bytes.baseAddress else { return }
+            let count = pwrite(descriptor, base + done, bytes.count - done, off_t(offset + done))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Self.error("write", path)
+            }
+            done += count
+        }
+    }
+
+    func synchronize() throws {
+        #if canImport(Darwin)
+            // F_FULLFSYNC asks the drive to write its cache too; a file system without it gets fsync.
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+            guard fsync(descriptor) == 0 else { throw Self.error("fsync", path) }
+        #else
+            // fdatasync writes the data and the file's length, all a read needs; it skips times.
+            while fdatasync(descriptor) != 0 {
+                guard errno == EINTR else { throw Self.error("fdatasync", path) }
+            }
+        #endif
+    }
+
+    func truncate(to size: Int) throws {
+        while ftruncate(descriptor, off_t(size)) != 0 {
+            guard errno == EINTR else { throw Self.error("truncate", path) }
+        }
+    }
+
+    func close() {
+        _ = closeDescriptor(descriptor)
+    }
+
+    /// The error of the POSIX call that just failed.
+    static func error(_ operation: String, _ path: String) -> RecordStoreError {
+        .fileSystem(operation: operation, path: path, code: errno)
+    }
+}
+
+/// The directory of a store on disk.
+final class DiskDirectory: StoreDirectory {
+    let path: String
+    private let faults: StoreFaults?
+    private var lockDescriptor: Int32?
+
+    /// The directory at `url`, created if missing.
+    init(url: URL, faults: StoreFaults?) throws {
+        let existed = FileManager.default.fileExists(atPath: url.path)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw RecordStoreError.fileSystem(
+                operation: "create directory", path: url.path, code: (error as NSError).posixCode ?? EIO)
+        }
+        // One name for one directory, whatever links lead to it: the name the lock goes by.
+        path = url.standardizedFileURL.resolvingSymlinksInPath().path
+        self.faults = faults
+        if !existed {
+            // A new directory is durable once its parent is: else a power loss could take the
+            // store away with the commits made in it.
+            try Self.synchronize(directoryAt: url.standardizedFileURL.deletingLastPathComponent().path)
+        }
+    }
+
+    private func filePath(_ name: String) -> String { path + "/" + name }
+
+    func openFile(named name: String) throws -> (any StoreFile)? {
+        let filePath = filePath(name)
+        let descriptor = open(filePath, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw DiskFile.error("open", filePath)
+        }
+        return StoreFaults.wrap(DiskFile(descriptor: descriptor, path: filePath), in: faults)
+    }
+
+    func createFile(named name: String) throws -> any StoreFile {
+        let filePath = filePath(name)
+        let descriptor = open(filePath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw DiskFile.error("create", filePath) }
+        return StoreFaults.wrap(DiskFile(descriptor: descriptor, path: filePath), in: faults)
+    }
+
+    func rename(_ source: String, to destination: String) throws {
+        guard renameFile(filePath(source), filePath(destination)) == 0 else {
+            throw DiskFile.error("rename", filePath(source))
+        }
+    }
+
+    func removeFile(named name: String) throws {
+        guard unlink(filePath(name)) == 0 || errno == ENOENT else { throw DiskFile.error("remove", filePath(name)) }
+    }
+
+    func synchronize() throws {
+        try Self.synchronize(directoryAt: path)
+    }
+
+    /// Makes the entries of the directory at `path` durable.
+    private static func synchronize(directoryAt path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw DiskFile.error("open", path) }
+        defer { _ = closeDescriptor(descriptor) }
+        guard fsync(descriptor) == 0 else { throw DiskFile.error("fsync", path) }
+    }
+
+    func lock() throws {
+        // Two locks: one in this process, one for other processes. A POSIX record lock (fcntl)
+        // belongs to the process, so a child process that is being started at that moment does
+        // not inherit it (a flock would be, until the child's exec); but it does not keep this
+        // same process out, and closing any descriptor of the file would drop it — hence the
+        // registry of stores open here, checked before the file is even opened.
+        guard Self.openHere.insert(path) else { throw RecordStoreError.locked(path: path) }
+        let lockPath = filePath(Self.lockFileName)
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            Self.openHere.remove(path)
+            throw DiskFile.error("open", lockPath)
+        }
+        var region = flock()
+        region.l_type = Int16(F_WRLCK)
+        region.l_whence = Int16(SEEK_SET)
+        guard fcntl(descriptor, F_SETLK, &region) == 0 else {
+            let code = errno
+            _ = closeDescriptor(descriptor)
+            Self.openHere.remove(path)
+            if code == EAGAIN || code == EACCES { throw RecordStoreError.locked(path: path) }
+            throw RecordStoreError.fileSystem(operation: "lock", path: lockPath, code: code)
+        }
+        lockDescriptor = descriptor
+    }
+
+    func unlock() {
+        guard let lockDescriptor else { return }
+        // Closing the descriptor ends the lock; the process ending ends it too.
+        _ = closeDescriptor(lockDescriptor)
+        self.lockDescriptor = nil
+        Self.openHere.remove(path)
+    }
+
+    /// The stores open in this process, by directory.
+    private static let openHere = PathRegistry()
+
+    static let lockFileName = "store.lock"
+}
+
+/// A set of paths that many threads may change.
+private final class PathRegistry: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Only touched with `lock` held.
+    private var paths: Set<String> = []
+
+    /// Adds `path`; `false` when it was there already.
+    func insert(_ path: String) -> Bool {
+        lock.locked { paths.insert(path).inserted }
+    }
+
+    func remove(_ path: String) {
+        _ = lock.locked { paths.remove(path) }
+    }
+}
+
+/// `close(2)`, named apart from the methods called `close()`.
+private func closeDescriptor(_ descriptor: Int32) -> Int32 {
+    close(descriptor)
+}
+
+/// `rename(2)`, named apart from the method called `rename(_:to:)`.
+private func renameFile(_ source: String, _ destination: String) -> Int32 {
+    rename(source, destination)
+}
+
+extension NSError {
+    /// The POSIX error code under a Cocoa file error, if there is one.
+    fileprivate var posixCode: Int32? {
+        if domain == NSPOSIXErrorDomain { return Int32(truncatingIfNeeded: code) }
+        return (userInfo[NSUnderlyingErrorKey] as? NSError)?.posixCode
+    }
+}

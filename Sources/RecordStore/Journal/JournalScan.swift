@@ -1,0 +1,180 @@
+/// Reads a journal when the store opens: checks the file header, then every frame's checksum,
+/// and tells a commit cut short by a crash (at the end: cut it off) from damage to committed
+/// data (frames follow it: an error, or skipped when recovering).
+struct JournalScan {
+    private var window: FileWindow
+    private let path: String
+    /// The file's salt, which every frame's checksum covers.
+    let salt: UInt64
+    /// The store's header: the payload of the first frame.
+    let header: [UInt8]
+    /// Where the frames after the header start; after ``readFrames(recover:frame:)``, where the
+    /// last whole frame ends.
+    private(set) var end: Int
+
+    /// Reads the file header and the store's header of `file`.
+    init(file: any StoreFile, path: String) throws {
+        self.path = path
+        window = FileWindow(file: file, fileSize: try file.size())
+        guard
+            let (magic, salt) = try window.withBytes(
+                at: 0, count: Frame.fileHeaderSize,
+                { bytes in
+                    (Array(bytes.prefix(8)), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian)
+                }
+            )
+        else {
+            throw RecordStoreError.notAStore(path: path)
+        }
+        guard magic.prefix(7).elementsEqual(Frame.fileMagic.prefix(7)) else {
+            throw RecordStoreError.notAStore(path: path)
+        }
+        guard magic[7] == Frame.fileMagic[7] else {
+            throw RecordStoreError.unsupportedFormat(path: path, version: Int(magic[7]))
+        }
+        self.salt = salt
+        var header: [UInt8] = []
+        switch try Self.check(at: Frame.fileHeaderSize, in: &window, salt: salt) {
+        case .valid(let payloadCount):
+            let entries = try window.withBytes(at: Frame.fileHeaderSize + Frame.headerSize, count: payloadCount) {
+                payload in
+                try Frame.entries(in: payload).map { Array(payload[$0.start..<$0.start + $0.count]) }
+            }
+            guard let entries, entries.count == 1, let first = entries.first else {
+                throw RecordStoreError.corruptJournal(
+                    path: path, offset: Frame.fileHeaderSize, reason: "the store's header frame holds no header")
+            }
+            header = first
+            end = Frame.fileHeaderSize + Frame.headerSize + payloadCount
+        case .invalid(let reason):
+            throw RecordStoreError.corruptJournal(path: path, offset: Frame.fileHeaderSize, reason: reason)
+        }
+        self.header = header
+    }
+
+    /// Reads every frame after the header, handing each one's entries to `frame`.
+    mutating func readFrames(
+        recover: Bool, frame: ([Journal.OpenedEntry]) throws -> Void
+    ) throws -> Journal.OpenReport {
+        var report = Journal.OpenReport()
+        var offset = end
+        while offset < window.fileSize {
+            var damage: String
+            switch try Self.check(at: offset, in: &window, salt: salt) {
+            case .valid(let payloadCount):
+                let payloadStart = offset + Frame.headerSize
+                do {
+                    try window.withBytes(at: payloadStart, count: payloadCount) { payload in
+                        let entries = try Frame.entries(in: payload).map { entry in
+                            (
+                                location: EntryLocation(
+                                    offset: payloadStart + entry.start, count: UInt32(truncatingIfNeeded: entry.count)),
+                                bytes: UnsafeRawBufferPointer(
+                                    rebasing: payload[entry.start..<entry.start + entry.count])
+                            )
+                        }
+                        try frame(entries)
+                    }
+                    offset = payloadStart + payloadCount
+                    end = offset
+                    continue
+                } catch let error as RecordStoreError {
+                    throw error
+                } catch {
+                    damage = "its entries cannot be read (\(error))"
+                }
+                // A frame whose checksum holds but whose entries do not read was written wrong,
+                // or by a newer version: it is damage wherever it is.
+                guard recover else { throw RecordStoreError.corruptJournal(path: path, offset: offset, reason: damage) }
+                let next = offset + Frame.headerSize + payloadCount
+                report.skipped.append(offset..<next)
+                offset = next
+                end = offset
+            case .invalid(let reason):
+                damage = reason
+                // Zeros to the end are room the journal made ahead of its frames: the end of
+                // the frames, not damage.
+                if try isZero(from: offset) { return report }
+                guard let next = try nextFrame(after: offset) else {
+                    // Nothing whole follows: the end of a commit that a crash interrupted.
+                    report.cutTail = offset..<window.fileSize
+                    return report
+                }
+                guard recover else { throw RecordStoreError.corruptJournal(path: path, offset: offset, reason: damage) }
+                report.skipped.append(offset..<next)
+                offset = next
+                end = offset
+            }
+        }
+        return report
+    }
+
+    /// Whether every byte from `offset` to the end of the file is zero.
+    private mutating func isZero(from offset: Int) throws -> Bool {
+        var position = offset
+        while position < window.fileSize {
+            let span = min(FileWindow.readSize, window.fileSize - position)
+            let zero = try window.withBytes(at: position, count: span) { bytes in
+                bytes.allSatisfy { $0 == 0 }
+            }
+            guard zero == true else { return false }
+            position += span
+        }
+        return true
+    }
+
+    /// The offset of the first whole frame after `offset`, if there is one.
+    private mutating func nextFrame(after offset: Int) throws -> Int? {
+        var position = offset + 1
+        while position + Frame.headerSize <= window.fileSize {
+            let span = min(FileWindow.readSize, window.fileSize - position)
+            let found = try window.withBytes(at: position, count: span) { bytes -> Int? in
+                var index = 0
+                while index + Frame.magic.count <= bytes.count {
+                    if bytes[index] == Frame.magic[0], bytes[index + 1] == Frame.magic[1],
+                        bytes[index + 2] == Frame.magic[2], bytes[index + 3] == Frame.magic[3]
+                    {
+                        return index
+                    }
+                    index += 1
+                }
+                return nil
+            }
+            guard let found = found ?? nil else {
+                // The magic may straddle the end of this span: look again from its last bytes.
+                position += max(span - (Frame.magic.count - 1), 1)
+                continue
+            }
+            let candidate = position + found
+            if case .valid = try Self.check(at: candidate, in: &window, salt: salt) { return candidate }
+            position = candidate + 1
+        }
+        return nil
+    }
+
+    /// What is at `offset`: a whole frame, or why not.
+    private enum Check {
+        case valid(payloadCount: Int)
+        case invalid(String)
+    }
+
+    private static func check(at offset: Int, in window: inout FileWindow, salt: UInt64) throws -> Check {
+        let header = try window.withBytes(at: offset, count: Frame.headerSize) { bytes in
+            (
+                magic: bytes.prefix(4).elementsEqual(Frame.magic),
+                count: Int(bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian),
+                checksum: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian
+            )
+        }
+        guard let header else { return .invalid("the file ends inside a frame's header") }
+        guard header.magic else { return .invalid("no frame starts here") }
+        guard header.count > 0, header.count <= Frame.maximumPayloadSize else {
+            return .invalid("the frame declares an impossible length of \(header.count) bytes")
+        }
+        let matches = try window.withBytes(at: offset + Frame.headerSize, count: header.count) { payload in
+            Frame.checksum(salt: salt, payload: payload) == header.checksum
+        }
+        guard let matches else { return .invalid("the frame runs past the end of the file") }
+        return matches ? .valid(payloadCount: header.count) : .invalid("the frame's checksum does not match its bytes")
+    }
+}

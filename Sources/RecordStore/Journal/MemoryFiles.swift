@@ -1,0 +1,94 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A file kept in memory, for a store that tests and previews throw away: the same journal,
+/// frames and compaction as on disk, without the disk.
+final class MemoryFile: StoreFile {
+    private var bytes: [UInt8] = []
+    var path: String
+
+    init(path: String) {
+        self.path = path
+    }
+
+    func size() throws -> Int { bytes.count }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
+        guard offset >= 0, offset <= bytes.count, bytes.count - offset >= buffer.count else {
+            throw RecordStoreError.corruptJournal(
+                path: path, offset: offset, reason: "the file ends before the \(buffer.count) bytes to read")
+        }
+        bytes.withUnsafeBytes { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<offset + buffer.count]))
+        }
+    }
+
+    func write(_ source: UnsafeRawBufferPointer, at offset: Int) throws {
+        guard offset >= 0 else { throw RecordStoreError.fileSystem(operation: "write", path: path, code: EINVAL) }
+        if bytes.count < offset + source.count {
+            bytes += [UInt8](repeating: 0, count: offset + source.count - bytes.count)
+        }
+        bytes.withUnsafeMutableBytes { target in
+            UnsafeMutableRawBufferPointer(rebasing: target[offset..<offset + source.count]).copyMemory(from: source)
+        }
+    }
+
+    func synchronize() throws {}
+
+    func truncate(to size: Int) throws {
+        if size < bytes.count {
+            bytes.removeSubrange(max(size, 0)...)
+        } else {
+            bytes += [UInt8](repeating: 0, count: size - bytes.count)
+        }
+    }
+
+    func close() {}
+}
+
+/// The files of an in-memory store.
+final class MemoryDirectory: StoreDirectory {
+    private var files: [String: MemoryFile] = [:]
+    private let faults: StoreFaults?
+
+    init(faults: StoreFaults?) {
+        self.faults = faults
+    }
+
+    var path: String { "memory" }
+
+    func openFile(named name: String) throws -> (any StoreFile)? {
+        files[name].map { StoreFaults.wrap($0, in: faults) }
+    }
+
+    func createFile(named name: String) throws -> any StoreFile {
+        let file = MemoryFile(path: path + "/" + name)
+        files[name] = file
+        return StoreFaults.wrap(file, in: faults)
+    }
+
+    func rename(_ source: String, to destination: String) throws {
+        guard let file = files.removeValue(forKey: source) else {
+            throw RecordStoreError.fileSystem(operation: "rename", path: source, code: ENOENT)
+        }
+        file.path = path + "/" + destination
+        files[destination] = file
+    }
+
+    func synchronize() throws {}
+
+    func removeFile(named name: String) throws {
+        files[name] = nil
+    }
+
+    /// Nobody else can reach an in-memory store.
+    func lock() throws {}
+    func unlock() {}
+}

@@ -1,0 +1,142 @@
+import Foundation
+import RecordCodable
+
+extension RecordStore.Batch {
+    /// Parks a model; see ``RecordStore/park(_:inZone:)``.
+    public mutating func park<Model: Codable>(_ model: Model, inZone zone: String? = nil) throws {
+        let zone = zone ?? RecordStore.defaultZone
+        for record in try records(parking: model, inZone: zone) {
+            try save(record, inZone: zone)
+        }
+    }
+
+    /// Parks models; see ``RecordStore/parkAll(_:inZone:)``.
+    public mutating func parkAll<Model: Codable>(_ models: some Sequence<Model>, inZone zone: String? = nil) throws {
+        for model in models { try park(model, inZone: zone) }
+    }
+
+    /// The model of `type` whose identifier is `identifier`, as the batch sees it.
+    public func retrieve<Model: Decodable>(
+        _ type: Model.Type, identifier: some CustomStringConvertible, inZone zone: String? = nil
+    ) throws -> Model? {
+        let key = RecordStore.key(of: type, identifier: identifier, inZone: zone)
+        guard let record = try record(for: key) else { return nil }
+        var reader = modelReader
+        return try reader.model(type, from: record, zone: key.zone)
+    }
+
+    /// Every model of `type`, as the batch sees them, in `zone` or in every zone, by identifier.
+    public func retrieveAll<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws -> [Model] {
+        let recordType = RecordEncoder.recordType(of: type)
+        var reader = modelReader
+        return try keys { key, state in
+            key.recordType == recordType && (zone == nil || key.zone == zone) && state.isVisible
+        }.compactMap { key in
+            try record(for: key).map { try reader.model(type, from: $0, zone: key.zone) }
+        }
+    }
+
+    /// Deletes a model's record; see ``RecordStore/delete(_:inZone:)``.
+    public mutating func delete<Model: Encodable>(_ model: Model, inZone zone: String? = nil) throws {
+        let record = try options.encoder.encode(model)
+        try deleteRecord(
+            for: RecordKey(
+                zone: zone ?? RecordStore.defaultZone, recordType: record.recordType, recordName: record.recordName))
+    }
+
+    /// Deletes the model of `type` whose identifier is `identifier`; see
+    /// ``RecordStore/delete(_:identifier:inZone:)``.
+    public mutating func delete<Model>(
+        _ type: Model.Type, identifier: some CustomStringConvertible, inZone zone: String? = nil
+    ) throws {
+        try deleteRecord(for: RecordStore.key(of: type, identifier: identifier, inZone: zone))
+    }
+
+    /// Deletes every model of `type`; see ``RecordStore/deleteAll(_:inZone:)``.
+    public mutating func deleteAll<Model>(_ type: Model.Type, inZone zone: String? = nil) throws {
+        let recordType = RecordEncoder.recordType(of: type)
+        for key in keys(where: { key, _ in key.recordType == recordType && (zone == nil || key.zone == zone) }) {
+            try deleteRecord(for: key)
+        }
+    }
+
+    // MARK: Parking
+
+    /// The records to save for `model`: its record and those of the models it links to.
+    ///
+    /// A record the server has is saved as an update of the server's version, made through
+    /// `RecordEncoder.encodeGraph(_:updating:linkedOriginals:)`: so the fields the model does
+    /// not know — written by a newer version of the app — stay as the server has them, instead
+    /// of being cleared by the next request.
+    private func records<Model: Codable>(parking model: Model, inZone zone: String) throws -> [Record] {
+        let encoder = options.encoder
+        let records = try encoder.encodeGraph(model)
+        guard let root = records.first, let rootOriginal = try serverVersion(of: root, inZone: zone) else {
+            return records
+        }
+        var originals: [String: Record] = [root.recordName: rootOriginal]
+        var linkedOriginals: [Record] = []
+        for record in records.dropFirst() {
+            guard let original = try serverVersion(of: record, inZone: zone) else { continue }
+            originals[record.recordName] = original
+            linkedOriginals.append(original)
+        }
+        let updates = try encoder.encodeGraph(model, updating: rootOriginal, linkedOriginals: linkedOriginals)
+        return updates.map { update in originals[update.recordName]?.applying(update) ?? update }
+    }
+
+    /// The version of `record` that the server has, if the store knows it.
+    private func serverVersion(of record: Record, inZone zone: String) throws -> Record? {
+        let key = RecordKey(zone: zone, recordType: record.recordType, recordName: record.recordName)
+        return try entry(for: key)?.serverVersion?.decoded()
+    }
+
+    // MARK: Reading models
+
+    /// A reader that finds linked records through this batch.
+    var modelReader: ModelReader {
+        ModelReader(decoder: options.decoder) { name, zone in
+            try visibleRecords(named: name, inZone: zone)
+        }
+    }
+
+    /// The visible records named `name` in `zone`, of any type, as the batch sees them.
+    func visibleRecords(named name: String, inZone zone: String) throws -> [Record] {
+        var types = Set(engine.index.records(named: name, inZone: zone).map(\.key.recordType))
+        types.formUnion(stagedTypes(named: name, inZone: zone))
+        return try types.sorted().compactMap { recordType in
+            try record(for: RecordKey(zone: zone, recordType: recordType, recordName: name))
+        }
+    }
+}
+
+extension RecordEntry {
+    /// The version of the record that the server has, as far as the store knows.
+    var serverVersion: EncodedRecord? {
+        server ?? (status == .synced ? local : nil)
+    }
+}
+
+extension Record {
+    /// This record, as the server has it, with `update` applied: its changed fields set, its
+    /// cleared fields removed.
+    func applying(_ update: Record) -> Record {
+        var result = self
+        for (name, value) in update.fields { result.fields[name] = value }
+        for name in update.clearedFields { result.fields[name] = nil }
+        result.encryptedFields = update.encryptedFields.union(encryptedFields).filter { result.fields[$0] != nil }
+        result.clearedFields = []
+        return result
+    }
+}
+
+extension RecordStore {
+    /// The key of the model of `type` whose identifier is `identifier`.
+    static func key<Model>(of type: Model.Type, identifier: some CustomStringConvertible, inZone zone: String?)
+        -> RecordKey
+    {
+        RecordKey(
+            zone: zone ?? defaultZone, recordType: RecordEncoder.recordType(of: type),
+            recordName: identifier.description)
+    }
+}

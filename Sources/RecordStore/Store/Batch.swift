@@ -1,0 +1,136 @@
+import Foundation
+import RecordCodable
+
+extension RecordStore {
+    /// Changes made together: what ``RecordStore/write(_:)`` hands its closure, committed as one
+    /// durable write when the closure returns.
+    ///
+    /// A batch has the store's writing calls — ``park(_:inZone:)``, ``save(_:inZone:)``,
+    /// ``deleteRecord(for:)`` and the rest — and reads that see what it staged:
+    ///
+    /// ```swift
+    /// try store.write { batch in
+    ///     try batch.park(note)
+    ///     let staged = try batch.record(for: RecordKey(recordType: "Note", recordName: note.id))
+    /// }
+    /// ```
+    public struct Batch {
+        let engine: StoreEngine
+        let options: Options
+        /// What the batch changes, in the order first changed, so that a commit is deterministic:
+        /// each record's new entry, or its removal; zones' sync tokens.
+        private(set) var changes = StoreEngine.Commit()
+        /// Where each changed record is in `changes`.
+        private var positions: [RecordKey: Int] = [:]
+
+        init(engine: StoreEngine, options: Options) {
+            self.engine = engine
+            self.options = options
+        }
+
+        // MARK: Staging
+
+        /// The entry of `key` as the batch sees it: staged, else committed.
+        func entry(for key: RecordKey) throws -> RecordEntry? {
+            if let position = positions[key] { return changes.records[position].entry }
+            return try engine.entry(for: key)
+        }
+
+        /// Stages the record's new entry.
+        mutating func stage(_ entry: RecordEntry) {
+            stage(entry, for: entry.key)
+        }
+
+        /// Stages the record's removal.
+        mutating func stageRemoval(of key: RecordKey) {
+            stage(nil, for: key)
+        }
+
+        private mutating func stage(_ entry: RecordEntry?, for key: RecordKey) {
+            if let position = positions[key] {
+                changes.records[position].entry = entry
+            } else {
+                positions[key] = changes.records.count
+                changes.records.append((key, entry))
+            }
+        }
+
+        /// Stages a zone's sync token.
+        mutating func stageSyncToken(_ token: String?, forZone zone: String) {
+            changes.syncTokens.removeAll { $0.zone == zone }
+            changes.syncTokens.append((zone, token))
+        }
+
+        /// The records the batch sees whose keys `include` picks: committed ones, changed as
+        /// staged, and the staged new ones.
+        func keys(where include: (RecordKey, RecordState) -> Bool) -> [RecordKey] {
+            var keys = Set(
+                engine.index.records(where: { key, slot in positions[key] == nil && include(key, slot.state) }).map(
+                    \.key))
+            for (key, entry) in changes.records {
+                if let entry, include(key, entry.state) { keys.insert(key) }
+            }
+            return keys.sorted()
+        }
+
+        /// The types of the records named `name` in `zone` that the batch staged.
+        func stagedTypes(named name: String, inZone zone: String) -> [String] {
+            changes.records.compactMap {
+                $0.entry != nil && $0.key.zone == zone && $0.key.recordName == name ? $0.key.recordType : nil
+            }
+        }
+
+        // MARK: Records
+
+        /// The record of `key` as the batch sees it, or `nil`.
+        public func record(for key: RecordKey) throws -> Record? {
+            guard let entry = try entry(for: key), entry.state.isVisible else { return nil }
+            return try entry.local.decoded()
+        }
+
+        /// Saves a record; see ``RecordStore/save(_:inZone:)``.
+        public mutating func save(_ record: Record, inZone zone: String? = nil) throws {
+            try save(record, inZone: zone, localOnly: false)
+        }
+
+        /// Saves records; see ``RecordStore/save(contentsOf:inZone:)``.
+        public mutating func save(contentsOf records: some Sequence<Record>, inZone zone: String? = nil) throws {
+            for record in records { try save(record, inZone: zone) }
+        }
+
+        /// Saves a record, kept on the device only when `localOnly`.
+        mutating func save(_ record: Record, inZone zone: String?, localOnly: Bool) throws {
+            guard !record.recordName.isEmpty else {
+                throw RecordStoreError.unnamedRecord(recordType: record.recordType)
+            }
+            let key = RecordKey(
+                zone: zone ?? record.metadata?.zoneID?.zoneName ?? RecordStore.defaultZone,
+                recordType: record.recordType, recordName: record.recordName)
+            try save(EncodedRecord(record), for: key, localOnly: localOnly)
+        }
+
+        /// Saves a record, already encoded, as the record of `key`.
+        mutating func save(_ record: EncodedRecord, for key: RecordKey, localOnly: Bool) throws {
+            let saved = try LocalChanges.saving(record, key: key, over: state(for: key), localOnly: localOnly) {
+                try entry(for: key)
+            }
+            stage(saved)
+        }
+
+        /// Where the record of `key` stands, as the batch sees it, read from the index alone.
+        func state(for key: RecordKey) -> RecordState? {
+            if let position = positions[key] { return changes.records[position].entry?.state }
+            return engine.index[key]?.state
+        }
+
+        /// Deletes the record of `key`; see ``RecordStore/deleteRecord(for:)``.
+        public mutating func deleteRecord(for key: RecordKey) throws {
+            guard let existing = try entry(for: key) else { return }
+            if let deleted = LocalChanges.deleting(existing) {
+                stage(deleted)
+            } else {
+                stageRemoval(of: key)
+            }
+        }
+    }
+}

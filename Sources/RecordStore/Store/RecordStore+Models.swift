@@ -1,0 +1,116 @@
+import Foundation
+import RecordCodable
+
+extension RecordStore {
+    /// Parks a model: stores its record, and the records of the models it links to, through
+    /// the store's ``Options/encoder``.
+    ///
+    /// The records are ``SyncStatus/pending`` until sent. Parking a model again replaces its
+    /// record; when the server has the record, the new version is an update of the server's,
+    /// so the fields that this version of the app does not know stay as they are.
+    ///
+    /// ```swift
+    /// try store.park(Note(id: "N1", title: "Groceries", folder: inbox))   // the note and its folder
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - model: The model. Its identifier (the encoder's `identifierKey`, `id` by default)
+    ///     names its record.
+    ///   - zone: The zone of its records; the default zone when `nil`.
+    /// - Throws: `EncodingError` when the model cannot be encoded;
+    ///   ``RecordStoreError/unnamedRecord(recordType:)`` when it has no identifier.
+    public func park<Model: Codable>(_ model: Model, inZone zone: String? = nil) throws {
+        try withBatch { try $0.park(model, inZone: zone) }
+    }
+
+    /// Parks models in one commit: all of them, or none when one fails.
+    public func parkAll<Model: Codable>(_ models: some Sequence<Model>, inZone zone: String? = nil) throws {
+        try withBatch { try $0.parkAll(models, inZone: zone) }
+    }
+
+    /// The model of `type` whose identifier is `identifier`, or `nil` when there is none.
+    ///
+    /// The model's record is decoded through the store's ``Options/decoder``, with the records
+    /// of the models it links to:
+    ///
+    /// ```swift
+    /// if let note = try store.retrieve(Note.self, identifier: "N1") { print(note.folder.name) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The model's type, which gives its record type.
+    ///   - identifier: The model's identifier: a `String`, a `UUID`, an integer.
+    ///   - zone: The zone of its record; the default zone when `nil`.
+    /// - Throws: `DecodingError`, with its coding path, when the record does not decode as
+    ///   `type`.
+    public func retrieve<Model: Decodable>(
+        _ type: Model.Type, identifier: some CustomStringConvertible, inZone zone: String? = nil
+    ) throws -> Model? {
+        let key = Self.key(of: type, identifier: identifier, inZone: zone)
+        guard let record = try record(for: key) else { return nil }
+        var reader = modelReader
+        return try reader.model(type, from: record, zone: key.zone)
+    }
+
+    /// Every model of `type`, in `zone` or in every zone, sorted by identifier.
+    public func retrieveAll<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws -> [Model] {
+        let recordType = RecordEncoder.recordType(of: type)
+        let entries = try entries { key, slot in
+            key.recordType == recordType && (zone == nil || key.zone == zone) && slot.state.isVisible
+        }
+        var reader = modelReader
+        return try entries.map { entry in try reader.model(type, from: entry.local.decoded(), zone: entry.key.zone) }
+    }
+
+    /// Every model of `type` whose record's sync status is `status`, in `zone` or in every zone,
+    /// sorted by identifier: GarageStorage's "retrieve all with status".
+    ///
+    /// ```swift
+    /// let unsent = try store.retrieveAll(Note.self, status: .pending)
+    /// ```
+    ///
+    /// A record deleted locally gives the model it was before the deletion.
+    public func retrieveAll<Model: Decodable>(
+        _ type: Model.Type, status: SyncStatus, inZone zone: String? = nil
+    ) throws -> [Model] {
+        let recordType = RecordEncoder.recordType(of: type)
+        let entries = try entries { key, slot in
+            key.recordType == recordType && (zone == nil || key.zone == zone) && slot.status == status
+        }
+        var reader = modelReader
+        return try entries.map { entry in try reader.model(type, from: entry.local.decoded(), zone: entry.key.zone) }
+    }
+
+    /// Deletes a model's record (the records of the models it links to stay): removed at once
+    /// if the server never had it, else kept as ``SyncStatus/deletedLocally`` until the delete
+    /// is sent.
+    public func delete<Model: Encodable>(_ model: Model, inZone zone: String? = nil) throws {
+        try withBatch { try $0.delete(model, inZone: zone) }
+    }
+
+    /// Deletes the record of the model of `type` whose identifier is `identifier`.
+    public func delete<Model>(
+        _ type: Model.Type, identifier: some CustomStringConvertible, inZone zone: String? = nil
+    ) throws {
+        try withBatch { try $0.delete(type, identifier: identifier, inZone: zone) }
+    }
+
+    /// Deletes the records of every model of `type`, in `zone` or in every zone, in one commit.
+    public func deleteAll<Model>(_ type: Model.Type, inZone zone: String? = nil) throws {
+        try withBatch { try $0.deleteAll(type, inZone: zone) }
+    }
+
+    /// A reader that finds linked records in the store, one look-up at a time, decoding them
+    /// outside the lock.
+    private var modelReader: ModelReader {
+        ModelReader(decoder: options.decoder) { [self] name, zone in
+            let encoded = try withEngine { engine in
+                try engine.index.records(named: name, inZone: zone)
+                    .filter { $0.slot.state.isVisible }
+                    .sorted { $0.key < $1.key }
+                    .map { try engine.entry(at: $0.slot.location, status: $0.slot.status).local }
+            }
+            return try encoded.map { try $0.decoded() }
+        }
+    }
+}

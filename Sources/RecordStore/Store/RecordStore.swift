@@ -1,0 +1,321 @@
+import Foundation
+import RecordCodable
+
+/// A durable local store of records and the models they encode, that knows what it owes the
+/// server.
+///
+/// A store keeps records by zone, record type and record name (``RecordKey``) in a directory.
+/// Models go in and out through the package's coders, GarageStorage-style, and records as
+/// `Record`s; every call is synchronous, throws, and is durable when it returns:
+///
+/// ```swift
+/// let store = try RecordStore(directory: appSupport.appendingPathComponent("Notes"))
+/// try store.park(note)                                     // a model, and the models it links to
+/// let again = try store.retrieve(Note.self, identifier: note.id)
+/// let all = try store.retrieveAll(Note.self)
+/// try store.delete(note)
+/// ```
+///
+/// Several changes commit together, all or nothing, through ``write(_:)``:
+///
+/// ```swift
+/// try store.write { batch in
+///     try batch.park(folder)
+///     try batch.park(note)
+///     try batch.delete(Note.self, identifier: "old")
+/// }
+/// ```
+///
+/// Each record carries a ``SyncStatus``: the store builds the `records/modify` requests for what
+/// is pending (``modifyRequests(maximumOperations:)``), applies their responses
+/// (``apply(_:for:)``) and records fetched from the server (``applyFetched(_:zone:syncToken:)``).
+/// See <doc:TheSyncCycle>. ``keyValues(namespace:syncs:)`` gives a typed key-value view.
+///
+/// ## Concurrency
+///
+/// A store is `Sendable`: share one instance between threads and tasks. Calls are serialized by
+/// one lock — a write waits for the write before it, and for its own `fsync` — and reads wait
+/// only for the look-up in the index and one read of the file; the JSON of the records they
+/// return is decoded outside the lock. Calls block the calling thread (they do file I/O), so from
+/// the main actor, move long batches to a background task.
+///
+/// ## Durability
+///
+/// One process owns a store at a time: a second opener gets ``RecordStoreError/locked(path:)``.
+/// A write is on stable storage when it returns (`fdatasync`, `F_FULLFSYNC` on Apple); a crash
+/// or power loss keeps every write that returned and none of the one in progress. See
+/// <doc:Durability>.
+public final class RecordStore: @unchecked Sendable {
+    /// CloudKit's default zone, where records go unless they name another.
+    public static let defaultZone = "_defaultZone"
+
+    /// How a store is opened.
+    public struct Options: Sendable {
+        /// Encrypts everything the store writes; `nil` keeps it in the clear. A store must be
+        /// opened with the cipher it was created with.
+        public var cipher: (any RecordStoreCipher)?
+
+        /// Whether opening skips damaged frames in the middle of the journal instead of failing
+        /// with ``RecordStoreError/corruptJournal(path:offset:reason:)``.
+        ///
+        /// The records of a skipped frame keep their earlier versions, or are absent; the
+        /// store then rewrites its journal without the damage. ``RecordStore/openReport`` says
+        /// what was skipped. A damaged end of the journal — a commit a crash interrupted — is
+        /// always cut off, with or without this.
+        public var recoversDamagedFrames = false
+
+        /// Encodes parked models.
+        public var encoder = RecordEncoder()
+
+        /// Decodes retrieved models.
+        public var decoder = RecordDecoder()
+
+        /// The journal's size, in bytes, under which it is never compacted: below it, dead
+        /// entries cost less than rewriting them. 4 MB by default.
+        public var compactionThreshold = 4 << 20
+
+        /// Failures to inject into writes, for tests.
+        var faults: StoreFaults?
+
+        /// The default options: no cipher, the default coders.
+        public init() {}
+    }
+
+    /// What opening the store found beyond the records.
+    public struct OpenReport: Hashable, Sendable {
+        /// The bytes cut off the end of the journal: a commit that a crash interrupted, which
+        /// had not returned. Empty after a clean shutdown.
+        public var discardedTail: Range<Int>?
+        /// Damaged frames skipped with ``Options/recoversDamagedFrames``.
+        public var skippedFrames: [Range<Int>]
+    }
+
+    /// The options the store was opened with.
+    public let options: Options
+
+    /// Where the store is: its directory, or `nil` in memory.
+    public let directory: URL?
+
+    /// What opening the store found: a commit cut short, damaged frames skipped.
+    public let openReport: OpenReport
+
+    private let lock = NSRecursiveLock()
+    /// The engine; `nil` once closed. Only touched with `lock` held.
+    private var engine: StoreEngine?
+    private let storeDirectory: any StoreDirectory
+    /// Whether a write's closure is running, on the thread that holds `lock`.
+    private var isWriting = false
+
+    /// Opens the store in `directory`, creating the directory and the store if needed.
+    ///
+    /// - Throws: ``RecordStoreError/locked(path:)`` when another process has it open;
+    ///   ``RecordStoreError/cipherRequired(path:)``, ``RecordStoreError/wrongCipher(path:)`` or
+    ///   ``RecordStoreError/notEncrypted(path:)`` when `options.cipher` is not the store's;
+    ///   ``RecordStoreError/corruptJournal(path:offset:reason:)`` when committed data is damaged.
+    public convenience init(directory: URL, options: Options = Options()) throws {
+        let storeDirectory = try DiskDirectory(url: directory, faults: options.faults)
+        try self.init(storeDirectory: storeDirectory, url: directory, options: options)
+    }
+
+    /// A store that lives in memory and is gone when released: for tests and previews. It
+    /// behaves as a store on disk does, cipher included.
+    public static func inMemory(options: Options = Options()) throws -> RecordStore {
+        try RecordStore(storeDirectory: MemoryDirectory(faults: options.faults), url: nil, options: options)
+    }
+
+    /// Opens the store whose files `storeDirectory` holds.
+    init(storeDirectory: any StoreDirectory, url: URL?, options: Options) throws {
+        self.options = options
+        self.directory = url
+        self.storeDirectory = storeDirectory
+        try storeDirectory.lock()
+        do {
+            let engine = try StoreEngine(
+                directory: storeDirectory, cipher: options.cipher, recover: options.recoversDamagedFrames,
+                compactionThreshold: options.compactionThreshold)
+            self.engine = engine
+            openReport = OpenReport(
+                discardedTail: engine.openReport.cutTail, skippedFrames: engine.openReport.skipped)
+        } catch {
+            storeDirectory.unlock()
+            throw error
+        }
+    }
+
+    deinit {
+        engine?.close()
+        storeDirectory.unlock()
+    }
+
+    /// Closes the store: another process may open it now. Every call afterwards throws
+    /// ``RecordStoreError/closed(path:)``. Releasing the store closes it too.
+    public func close() {
+        lock.locked {
+            engine?.close()
+            engine = nil
+            storeDirectory.unlock()
+        }
+    }
+
+    // MARK: Access to the engine
+
+    /// Runs `body` with the engine, the lock held.
+    func withEngine<Result>(_ body: (StoreEngine) throws -> Result) throws -> Result {
+        try lock.locked {
+            guard let engine else { throw RecordStoreError.closed(path: storeDirectory.path) }
+            return try body(engine)
+        }
+    }
+
+    /// Runs `body` with a batch that only reads, the lock held.
+    func reading<Result>(_ body: (Batch) throws -> Result) throws -> Result {
+        try withEngine { try body(Batch(engine: $0, options: options)) }
+    }
+
+    /// Runs `body` with a batch, the lock held, and commits what it staged as one frame.
+    func withBatch<Result>(_ body: (inout Batch) throws -> Result) throws -> Result {
+        try withEngine { try commitBatch(on: $0, body) }
+    }
+
+    /// Runs `body` with a batch on `engine`, and commits what it staged as one frame. The caller
+    /// holds the lock, and may do more under it after the commit.
+    func commitBatch<Result>(on engine: StoreEngine, _ body: (inout Batch) throws -> Result) throws -> Result {
+        guard !isWriting else { throw RecordStoreError.nestedWrite }
+        isWriting = true
+        defer { isWriting = false }
+        var batch = Batch(engine: engine, options: options)
+        let result = try body(&batch)
+        try engine.commit(batch.changes)
+        return result
+    }
+
+    /// Makes several changes at once: they are committed together when `body` returns, in one
+    /// durable write, or not at all when it throws.
+    ///
+    /// ```swift
+    /// try store.write { batch in
+    ///     for note in imported { try batch.park(note) }
+    ///     try batch.deleteAll(Draft.self)
+    /// }
+    /// ```
+    ///
+    /// Inside `body`, make changes through the batch: a read through the batch sees them, a
+    /// read through the store does not yet. Calling `write` again inside `body` throws
+    /// ``RecordStoreError/nestedWrite``.
+    ///
+    /// - Returns: What `body` returns.
+    @discardableResult
+    public func write<Result>(_ body: (inout Batch) throws -> Result) throws -> Result {
+        try withBatch(body)
+    }
+
+    /// Rewrites the journal with only the records' latest versions.
+    ///
+    /// The store compacts on its own after a commit that leaves most of the journal dead; call
+    /// this to reclaim the space at once, after deleting many records.
+    public func compact() throws {
+        try withEngine { try $0.compact() }
+    }
+
+    /// The bytes the journal's frames take. The file is somewhat larger: it grows ahead of its
+    /// frames, so that a commit does not have to change its size.
+    public var journalSize: Int {
+        get throws { try withEngine(\.journalSize) }
+    }
+
+    // MARK: Reading records
+
+    /// The record of `key`, or `nil` when there is none (or it is deleted locally).
+    public func record(for key: RecordKey) throws -> Record? {
+        try withEngine { try $0.visibleRecord(for: key) }?.decoded()
+    }
+
+    /// The record of `key` with its sync state, deleted records included.
+    public func storedRecord(for key: RecordKey) throws -> StoredRecord? {
+        try withEngine { try $0.entry(for: key) }?.stored()
+    }
+
+    /// The CloudKit Web Services JSON of the record of `key`, as the store keeps it: the
+    /// cheapest read, for a record that goes on to a server as it is. An asset's local file is
+    /// not part of it.
+    public func recordJSON(for key: RecordKey) throws -> Data? {
+        try withEngine { try $0.visibleRecord(for: key) }?.json
+    }
+
+    /// The records of `recordType`, in `zone` or in every zone, sorted by key.
+    public func records(ofType recordType: String, inZone zone: String? = nil) throws -> [Record] {
+        try entries { key, slot in
+            key.recordType == recordType && (zone == nil || key.zone == zone) && slot.state.isVisible
+        }.map { try $0.local.decoded() }
+    }
+
+    /// The records whose sync status is `status`, sorted by key: GarageStorage's "retrieve by
+    /// sync status".
+    ///
+    /// ```swift
+    /// for waiting in try store.records(in: .pending) { print(waiting.key) }
+    /// ```
+    public func records(in status: SyncStatus) throws -> [StoredRecord] {
+        try entries { _, slot in slot.status == status }.map { try $0.stored() }
+    }
+
+    /// The keys of every record, deleted ones included, sorted.
+    public func keys() throws -> [RecordKey] {
+        try withEngine { $0.index.records(where: { _, _ in true }).map(\.key) }.sorted()
+    }
+
+    /// How many records the store holds, deleted ones included.
+    public var count: Int {
+        get throws { try withEngine(\.index.count) }
+    }
+
+    /// The entries of the records that `include` picks, sorted by key.
+    func entries(where include: (RecordKey, StoreIndex.Slot) -> Bool) throws -> [RecordEntry] {
+        try withEngine { engine in
+            try engine.index.records(where: include).sorted { $0.key < $1.key }.map {
+                try engine.entry(at: $0.slot.location, status: $0.slot.status)
+            }
+        }
+    }
+
+    // MARK: Writing records
+
+    /// Saves a record, in `zone` or else in its metadata's zone or the default zone: it is
+    /// ``SyncStatus/pending`` until sent.
+    ///
+    /// The record is the whole local version: a field it lacks is cleared on the server when it
+    /// is sent. To save a model, ``park(_:inZone:)`` it instead, which keeps the fields the model
+    /// does not know.
+    ///
+    /// - Throws: ``RecordStoreError/unnamedRecord(recordType:)`` for a record without a name;
+    ///   `EncodingError` for a value CloudKit's JSON cannot carry (a NaN double).
+    public func save(_ record: Record, inZone zone: String? = nil) throws {
+        try withBatch { try $0.save(record, inZone: zone) }
+    }
+
+    /// Saves records in one commit.
+    public func save(contentsOf records: some Sequence<Record>, inZone zone: String? = nil) throws {
+        try withBatch { try $0.save(contentsOf: records, inZone: zone) }
+    }
+
+    /// Deletes the record of `key`: removed at once if the server never had it, else kept as
+    /// ``SyncStatus/deletedLocally`` until the delete is sent.
+    public func deleteRecord(for key: RecordKey) throws {
+        try withBatch { try $0.deleteRecord(for: key) }
+    }
+}
+
+extension RecordStore {
+    /// Saves records given as their CloudKit JSON, taken as they are: the benchmark's way to
+    /// give RecordStore and SQLite the same bytes, and time the storage alone.
+    ///
+    /// Not API: the JSON is not checked, and a record whose JSON does not read fails when read.
+    @_spi(Benchmarks)
+    public func save(encodedRecords: [(key: RecordKey, json: Data)]) throws {
+        try withBatch { batch in
+            for (key, json) in encodedRecords {
+                try batch.save(EncodedRecord(json: json, facts: LocalFacts()), for: key, localOnly: false)
+            }
+        }
+    }
+}

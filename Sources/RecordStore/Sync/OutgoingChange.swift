@@ -1,0 +1,54 @@
+import Foundation
+import RecordCodable
+
+/// What the server is sent for a record the store owes it.
+///
+/// - A local deletion is a `delete` with the change tag of the server's version (a
+///   `forceDelete` when none is known).
+/// - An edit of a record the server has is an `update` of what changed since the server's
+///   version, with its change tag; an edit that changed nothing after all is not sent, and the
+///   record is synced again.
+/// - A record the server never had is a `create` (an `update`, when it carries a change tag).
+enum OutgoingChange {
+    /// The operation that sends the change, and the zone the record names, if it names one.
+    case operation(RecordOperation, zoneID: RecordZoneID?)
+    /// Nothing to send: the record's entry, synced.
+    case unchanged(RecordEntry)
+
+    init(of entry: RecordEntry) throws {
+        let local = try entry.local.decoded()
+        let server = try entry.server?.decoded()
+        let zoneID = (server ?? local).metadata?.zoneID
+        if entry.isDeletion {
+            self = .operation(
+                RecordOperation(
+                    deleting: entry.key.recordName, recordType: entry.key.recordType,
+                    changeTag: server?.metadata?.changeTag ?? local.metadata?.changeTag),
+                zoneID: zoneID)
+        } else if let server {
+            let update = try server.update(to: local)
+            guard update.isEmptyUpdate else {
+                self = .operation(RecordOperation(saving: update), zoneID: zoneID)
+                return
+            }
+            var synced = entry
+            synced.status = .synced
+            synced.local = try EncodedRecord(local.withServerMetadata(of: server))
+            synced.server = nil
+            self = .unchanged(synced)
+        } else {
+            self = .operation(RecordOperation(saving: local), zoneID: zoneID)
+        }
+    }
+
+    /// `operations`, in requests of at most `maximumOperations` each.
+    static func requests(
+        of operations: [RecordOperation], zoneID: RecordZoneID, maximumOperations: Int
+    ) -> [RecordsModifyRequest] {
+        let size = max(maximumOperations, 1)
+        return stride(from: 0, to: operations.count, by: size).map { start in
+            RecordsModifyRequest(
+                operations: Array(operations[start..<min(start + size, operations.count)]), zoneID: zoneID)
+        }
+    }
+}

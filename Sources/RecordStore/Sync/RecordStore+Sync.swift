@@ -1,0 +1,261 @@
+import Foundation
+import RecordCodable
+
+extension RecordStore {
+    /// What applying a `records/modify` response did, record by record.
+    public struct ModifyOutcome: Hashable, Sendable {
+        /// Records the server saved: ``SyncStatus/synced`` now, unless changed again since.
+        public var saved: [RecordKey] = []
+        /// Records the server deleted: gone from the store.
+        public var deleted: [RecordKey] = []
+        /// Records whose server version changed: ``SyncStatus/conflict`` now. Fetch them with
+        /// ``RecordStore/conflictLookupRequests()``.
+        public var conflicts: [RecordKey] = []
+        /// Records the server refused for another reason: ``SyncStatus/pending`` again, to be
+        /// sent with the next request. Wait `RecordServerError.retryDelay(attempt:)` first
+        /// when the error is retryable; otherwise the error says what to fix.
+        public var failed: [RecordKey: RecordServerError] = [:]
+        /// Records the response said nothing about: pending again.
+        public var unanswered: [RecordKey] = []
+    }
+
+    /// Builds the `records/modify` requests that send what the store owes the server: one or
+    /// more per zone, and marks their records ``SyncStatus/sent``.
+    ///
+    /// A new record is a `create`; an edit of a record the server has is an `update` of the
+    /// fields that changed only, with the server's change tag (made as
+    /// `RecordEncoder.encode(_:updating:)` makes it, so nothing the app did not change is
+    /// sent); a local deletion is a `delete` with the change tag. An edit that changed nothing
+    /// after all is not sent: the record is marked synced.
+    ///
+    /// ```swift
+    /// for request in try store.modifyRequests() {
+    ///     let body = try JSONEncoder().encode(request)
+    ///     let answer = try await post("records/modify", body)
+    ///     try store.apply(JSONDecoder().decode(RecordsModifyResponse.self, from: answer), for: request)
+    /// }
+    /// ```
+    ///
+    /// Records already sent whose response never came are sent again. A record in conflict is
+    /// not sent until the conflict is resolved. Save assets with `assets/upload` first: a record
+    /// whose asset the server has not received fails to encode.
+    ///
+    /// - Parameter maximumOperations: The most operations a request holds: CloudKit takes 200.
+    /// - Returns: The requests, by zone; none when nothing is owed.
+    public func modifyRequests(maximumOperations: Int = 200) throws -> [RecordsModifyRequest] {
+        try withEngine { engine in
+            var sent: [(key: RecordKey, record: EncodedRecord)] = []
+            let requests = try commitBatch(on: engine) { batch in
+                var operationsByZone: [String: [RecordOperation]] = [:]
+                var zoneIDs: [String: RecordZoneID] = [:]
+                let owed = batch.keys { _, state in [.pending, .sent, .deletedLocally].contains(state.status) }
+                for key in owed {
+                    guard let entry = try batch.entry(for: key) else { continue }
+                    switch try OutgoingChange(of: entry) {
+                    case .unchanged(let synced):
+                        batch.stage(synced)
+                    case .operation(let operation, let zoneID):
+                        operationsByZone[key.zone, default: []].append(operation)
+                        if let zoneID, zoneID.zoneName == key.zone { zoneIDs[key.zone] = zoneID }
+                        // A deletion stays deletedLocally while it is sent: it hides the record.
+                        if !entry.isDeletion { sent.append((key, entry.local)) }
+                    }
+                }
+                return operationsByZone.keys.sorted().flatMap { zone in
+                    OutgoingChange.requests(
+                        of: operationsByZone[zone] ?? [], zoneID: zoneIDs[zone] ?? RecordZoneID(zoneName: zone),
+                        maximumOperations: maximumOperations)
+                }
+            }
+            for (key, record) in sent {
+                engine.setStatus(.sent, for: key)
+                engine.sent[key] = record
+            }
+            return requests
+        }
+    }
+
+    /// Applies the server's response to a request that ``modifyRequests(maximumOperations:)``
+    /// built, in one commit.
+    ///
+    /// A record the server saved is ``SyncStatus/synced`` with its new change tag (or stays
+    /// pending with that tag, when the app changed it again meanwhile); a deleted record is
+    /// gone. A conflict (`CONFLICT` or `SERVER_RECORD_CHANGED`) keeps the local version and
+    /// marks the record ``SyncStatus/conflict``; any other error, retryable or not, leaves it
+    /// pending with the error in ``StoredRecord/lastError``.
+    ///
+    /// - Returns: What became of each record.
+    @discardableResult
+    public func apply(_ response: RecordsModifyResponse, for request: RecordsModifyRequest) throws -> ModifyOutcome {
+        try withEngine { engine in
+            try commitBatch(on: engine) { batch in
+                let zone = request.zoneID?.zoneName ?? Self.defaultZone
+                var results: [String: RecordResult] = [:]
+                for result in response.records {
+                    if let name = result.recordName, results[name] == nil { results[name] = result }
+                }
+                var outcome = ModifyOutcome()
+                for operation in request.operations {
+                    let name = operation.record.recordName
+                    for key in batch.keys(named: name, recordType: operation.record.recordType, inZone: zone) {
+                        guard let entry = try batch.entry(for: key) else { continue }
+                        let sent = engine.sent.removeValue(forKey: key) ?? entry.local
+                        let change: ServerChanges.Outcome
+                        switch results[name] {
+                        case .success(let record)
+                        where operation.operationType.isDeleting || record.metadata?.deleted == true:
+                            change = try ServerChanges.deleted(entry: entry)
+                            outcome.deleted.append(key)
+                        case .success(let record):
+                            change = try ServerChanges.saved(record, sent: sent, entry: entry)
+                            outcome.saved.append(key)
+                        case .failure(let error)
+                        where operation.operationType.isDeleting && error.serverErrorCode == .notFound:
+                            change = try ServerChanges.deleted(entry: entry)
+                            outcome.deleted.append(key)
+                        case .failure(let error):
+                            change = ServerChanges.refused(with: error, entry: entry)
+                            if error.isConflict { outcome.conflicts.append(key) } else { outcome.failed[key] = error }
+                        case .unreadable, nil:
+                            change = ServerChanges.unanswered(entry: entry)
+                            outcome.unanswered.append(key)
+                        }
+                        batch.apply(change, to: key)
+                    }
+                }
+                return outcome
+            }
+        }
+    }
+
+    /// Applies records fetched from the server — the page of a query, a lookup, or changes —
+    /// in one commit, without marking them pending: the store now has what the server has.
+    ///
+    /// A record the app has not changed takes the server's version; a record deleted on the
+    /// server is removed. A record the app changed keeps its local version, and is in
+    /// ``SyncStatus/conflict`` with the server's beside it when the server's differs from the
+    /// version the change was made from. Entries the page could not read, and errors, are left
+    /// alone.
+    ///
+    /// - Parameters:
+    ///   - results: The page's records.
+    ///   - zone: Their zone; else each record's own, else the default zone.
+    ///   - syncToken: The token to keep for `zone`, committed with the records (see
+    ///     ``syncToken(forZone:)``).
+    public func applyFetched(_ results: [RecordResult], zone: String? = nil, syncToken: String? = nil) throws {
+        try withBatch { batch in
+            for case .success(let record) in results {
+                let recordZone = zone ?? record.metadata?.zoneID?.zoneName ?? Self.defaultZone
+                if record.metadata?.deleted == true {
+                    for key in batch.keys(named: record.recordName, recordType: record.recordType, inZone: recordZone) {
+                        guard let existing = try batch.entry(for: key) else { continue }
+                        batch.apply(try ServerChanges.deletedOnServer(record, existing: existing), to: key)
+                    }
+                } else if !record.recordName.isEmpty, !record.recordType.isEmpty {
+                    let key = RecordKey(zone: recordZone, recordType: record.recordType, recordName: record.recordName)
+                    batch.apply(try ServerChanges.fetched(record, key: key, existing: batch.entry(for: key)), to: key)
+                }
+            }
+            if let syncToken { batch.stageSyncToken(syncToken, forZone: zone ?? Self.defaultZone) }
+        }
+    }
+
+    /// Applies a page of `records/changes`, and keeps its sync token for its zone: the next
+    /// ``changesRequest(forZone:)`` asks for what changed after it.
+    ///
+    /// ```swift
+    /// var request = try store.changesRequest(forZone: "Notes")
+    /// while true {
+    ///     let page = try await fetchChanges(request)
+    ///     try store.applyFetched(page, zone: "Notes")
+    ///     guard let next = request.nextPage(after: page) else { break }
+    ///     request = next
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - page: A page of `records/changes`.
+    ///   - zone: The zone of the page: its `zoneID` when `nil`.
+    public func applyFetched(_ page: RecordsChangesResponse, zone: String? = nil) throws {
+        try applyFetched(
+            page.records, zone: zone ?? page.zoneID?.zoneName ?? Self.defaultZone, syncToken: page.syncToken)
+    }
+
+    /// Applies the records of a `records/query` response.
+    public func applyFetched(_ response: RecordsQueryResponse, zone: String? = nil) throws {
+        try applyFetched(response.records, zone: zone)
+    }
+
+    /// Applies the records of a `records/lookup` response: the server's versions of records in
+    /// conflict, for instance (see ``conflictLookupRequests()``).
+    public func applyFetched(_ response: RecordsLookupResponse, zone: String? = nil) throws {
+        try applyFetched(response.records, zone: zone)
+    }
+
+    /// The sync token kept for `zone`: where the last page of changes ended.
+    public func syncToken(forZone zone: String = RecordStore.defaultZone) throws -> String? {
+        try withEngine { $0.index.syncToken(forZone: zone) }
+    }
+
+    /// The `records/changes` request for what changed in `zone` since the last page applied.
+    public func changesRequest(forZone zone: String = RecordStore.defaultZone) throws -> RecordsChangesRequest {
+        RecordsChangesRequest(zoneID: RecordZoneID(zoneName: zone), syncToken: try syncToken(forZone: zone))
+    }
+
+    /// The `records/lookup` requests that fetch the server's version of each record in
+    /// conflict whose version is not known yet: one per zone. Apply their responses with
+    /// ``applyFetched(_:zone:)-(RecordsLookupResponse,_)``.
+    public func conflictLookupRequests() throws -> [RecordsLookupRequest] {
+        let unknown = try entries { _, slot in slot.status == .conflict }.filter { $0.server == nil }
+        return Dictionary(grouping: unknown.map(\.key), by: \.zone).sorted { $0.key < $1.key }.map { zone, keys in
+            RecordsLookupRequest(recordNames: keys.map(\.recordName), zoneID: RecordZoneID(zoneName: zone))
+        }
+    }
+
+    /// Resolves a conflict by taking the server's version: the record is synced as the server
+    /// has it, or removed if the server deleted it.
+    ///
+    /// To keep the local version, or a merge of both, save it (``save(_:inZone:)``, or
+    /// ``park(_:inZone:)`` for a model): once the server's version is known, a save resolves the
+    /// conflict with an update of that version.
+    public func acceptServerVersion(for key: RecordKey) throws {
+        try withBatch { batch in
+            guard let entry = try batch.entry(for: key), let server = entry.server else { return }
+            let record = try server.decoded()
+            if record.metadata?.deleted == true {
+                batch.apply(.remove, to: key)
+            } else {
+                batch.apply(
+                    .replace(
+                        RecordEntry(
+                            key: key, status: .synced, isDeletion: false, local: server, server: nil, lastError: nil)),
+                    to: key)
+            }
+        }
+    }
+}
+
+extension RecordStore.Batch {
+    /// The keys of the records named `name` in `zone`: of `recordType`, or of any type when it
+    /// is empty (the server leaves the type out of a deletion).
+    func keys(named name: String, recordType: String, inZone zone: String) -> [RecordKey] {
+        guard recordType.isEmpty else { return [RecordKey(zone: zone, recordType: recordType, recordName: name)] }
+        let types = Set(engine.index.records(named: name, inZone: zone).map(\.key.recordType))
+            .union(stagedTypes(named: name, inZone: zone))
+        return types.sorted().map { RecordKey(zone: zone, recordType: $0, recordName: name) }
+    }
+
+    /// Stages what a server change does to the record of `key`.
+    mutating func apply(_ outcome: ServerChanges.Outcome, to key: RecordKey) {
+        switch outcome {
+        case .keep: break
+        case .replace(let entry): stage(entry)
+        case .remove: stageRemoval(of: key)
+        }
+    }
+}
+
+extension RecordOperation.OperationType {
+    /// Whether the operation deletes its record.
+    var isDeleting: Bool { self == .delete || self == .forceDelete }
+}

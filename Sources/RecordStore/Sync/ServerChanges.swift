@@ -1,0 +1,193 @@
+import Foundation
+import RecordCodable
+
+/// What the server's answers do to a record's sync state: the response to a `records/modify`
+/// request the store built, and records fetched from the server.
+///
+/// Each rule takes the record's entry and returns its next one, or `nil` when the record is
+/// gone; the store commits the results of a whole response at once.
+enum ServerChanges {
+    /// What becomes of a record.
+    enum Outcome {
+        case keep
+        case replace(RecordEntry)
+        case remove
+    }
+
+    // MARK: The response to a save or a delete
+
+    /// The record's entry once the server saved `sent` — the version the request carried — as
+    /// `saved`.
+    static func saved(_ saved: Record, sent: EncodedRecord, entry: RecordEntry) throws -> Outcome {
+        let confirmed = try EncodedRecord(sent.decoded().withServerMetadata(of: saved))
+        var next = entry
+        next.lastError = nil
+        switch entry.status {
+        case .sent:
+            // Unchanged since it was sent: the server has it as it is here.
+            next.status = .synced
+            next.local = confirmed
+            next.server = nil
+        case .pending, .deletedLocally:
+            // Changed or deleted since: the version sent is now the server's, which the next
+            // request updates.
+            next.server = confirmed
+        case .localOnly, .synced, .conflict:
+            return .keep
+        }
+        return .replace(next)
+    }
+
+    /// The record's entry once the server deleted it (or found it already deleted).
+    static func deleted(entry: RecordEntry) throws -> Outcome {
+        guard !entry.isDeletion else { return .remove }
+        // Saved again since the delete was sent: a new record for the server.
+        var next = entry
+        next.server = nil
+        next.local = try EncodedRecord(entry.local.decoded().withoutChangeTag())
+        if next.status == .sent { next.status = .pending }
+        return .replace(next)
+    }
+
+    /// The record's entry once the server refused the operation with `error`.
+    static func refused(with error: RecordServerError, entry: RecordEntry) -> Outcome {
+        var next = entry
+        next.lastError = error
+        if error.isConflict {
+            // The server's version changed: it is fetched next (see conflictLookupRequests()).
+            next.status = .conflict
+            next.server = nil
+        } else if entry.status == .sent {
+            next.status = .pending
+        }
+        return .replace(next)
+    }
+
+    /// The record's entry when the response says nothing of it: sent again next time.
+    static func unanswered(entry: RecordEntry) -> Outcome {
+        guard entry.status == .sent else { return .keep }
+        var next = entry
+        next.status = .pending
+        return .replace(next)
+    }
+
+    // MARK: Records fetched from the server
+
+    /// The entry of `key` once `fetched` arrived from the server (a query, a lookup, a page of
+    /// changes), over `existing`.
+    ///
+    /// A record the app has not changed takes the server's version. A record it changed keeps
+    /// its local version: when the server's differs from the one the change was made from, the
+    /// two are in conflict, kept side by side.
+    static func fetched(_ fetched: Record, key: RecordKey, existing: RecordEntry?) throws -> Outcome {
+        guard let existing else {
+            return .replace(
+                RecordEntry(
+                    key: key, status: .synced, isDeletion: false, local: try EncodedRecord(fetched), server: nil,
+                    lastError: nil))
+        }
+        switch existing.status {
+        case .localOnly, .synced:
+            let local =
+                try existing.local.facts.assetFiles.isEmpty
+                ? fetched : fetched.keepingLocalFiles(of: existing.local.decoded())
+            var next = existing
+            next.status = .synced
+            next.local = try EncodedRecord(local)
+            next.server = nil
+            next.lastError = nil
+            return .replace(next)
+        case .pending, .sent, .deletedLocally, .conflict:
+            let server = try existing.server?.decoded()
+            if let tag = fetched.metadata?.changeTag, tag == server?.metadata?.changeTag {
+                // The version the store knows already.
+                return .keep
+            }
+            let local = try existing.local.decoded()
+            if !existing.isDeletion, try fetched.update(to: local).isEmptyUpdate {
+                // The server has what the app has: nothing is in conflict.
+                var next = existing
+                next.status = .synced
+                next.local = try EncodedRecord(local.withServerMetadata(of: fetched))
+                next.server = nil
+                next.lastError = nil
+                return .replace(next)
+            }
+            var next = existing
+            next.status = .conflict
+            next.server = try EncodedRecord(fetched)
+            return .replace(next)
+        }
+    }
+
+    /// The entry once the server says the record is deleted: `marker` is the server's record
+    /// of the deletion.
+    static func deletedOnServer(_ marker: Record, existing: RecordEntry) throws -> Outcome {
+        switch existing.status {
+        case .localOnly, .synced, .deletedLocally:
+            return .remove
+        case .pending, .sent, .conflict:
+            // Changed here, deleted there: the app decides.
+            var next = existing
+            next.status = .conflict
+            next.server = try EncodedRecord(marker)
+            return .replace(next)
+        }
+    }
+}
+
+extension Record {
+    /// This record with the metadata of `server`'s version: the change tag and dates the
+    /// server gave it, in this record's zone when the server names none.
+    func withServerMetadata(of server: Record) -> Record {
+        var record = self
+        var metadata = server.metadata ?? RecordMetadata()
+        if metadata.zoneID == nil { metadata.zoneID = self.metadata?.zoneID }
+        record.metadata = metadata
+        return record
+    }
+
+    /// This record without a change tag: a record the server does not have.
+    func withoutChangeTag() -> Record {
+        var record = self
+        record.metadata?.changeTag = nil
+        return record
+    }
+
+    /// This record, fetched from the server, with the local files of `local`'s assets where
+    /// the asset is the same (the same checksum).
+    func keepingLocalFiles(of local: Record) -> Record {
+        var record = self
+        for (name, value) in fields {
+            guard let localValue = local.fields[name] else { continue }
+            switch (value, localValue) {
+            case (.asset(let asset), .asset(let localAsset)):
+                record.fields[name] = .asset(asset.keepingFile(of: localAsset))
+            case (.list(let elements), .list(let localElements)) where elements.count == localElements.count:
+                record.fields[name] = .list(
+                    zip(elements, localElements).map { element, localElement in
+                        guard case .asset(let asset) = element, case .asset(let localAsset) = localElement else {
+                            return element
+                        }
+                        return .asset(asset.keepingFile(of: localAsset))
+                    })
+            default:
+                break
+            }
+        }
+        return record
+    }
+
+    /// Whether this record, an update, changes nothing.
+    var isEmptyUpdate: Bool { fields.isEmpty && clearedFields.isEmpty }
+}
+
+extension RecordAsset {
+    /// This asset, with `local`'s file when both are the same file.
+    fileprivate func keepingFile(of local: RecordAsset) -> RecordAsset {
+        guard fileURL == nil, let checksum = fileChecksum, checksum == local.fileChecksum else { return self }
+        var asset = self
+        asset.fileURL = local.fileURL
+        return asset
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+// The process that the crash tests start, and kill with SIGKILL at a random moment:
+//   record-store-crash-child <directory> write|compact
+// It writes commit after commit to the store in <directory>, printing each commit's number once
+// the commit has returned, so that the test knows which commits were acknowledged.
+let arguments = CommandLine.arguments
+guard arguments.count == 3, ["write", "compact"].contains(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: record-store-crash-child <directory> write|compact\n".utf8))
+    exit(2)
+}
+do {
+    try CrashWorkload.run(directory: URL(fileURLWithPath: arguments[1]), compacting: arguments[2] == "compact")
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,121 @@
+import Foundation
+import RecordCodable
+import Testing
+import record_store_crash_child
+
+@testable import RecordStoreKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A process writing to a store is killed with SIGKILL at random moments, hundreds of times,
+/// and the store is opened after each kill: every commit the process saw return must be there,
+/// and the one it was making must be there whole or not at all.
+@Suite("Crashes", .serialized)
+struct CrashTests {
+    /// The child executable, built beside the test bundle.
+    static let child: URL? = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<5 {
+            let candidate = directory.appendingPathComponent("record-store-crash-child")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }()
+
+    /// Starts the child on `directory`, in `mode`.
+    static func start(_ directory: URL, mode: String) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = try #require(child, "the record-store-crash-child executable was not built")
+        process.arguments = [directory.path, mode]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        return (process, output)
+    }
+
+    /// Reads the child's output until it says it has opened the store, and returns what it read.
+    static func waitUntilReady(_ output: Pipe) -> Data {
+        var read = Data()
+        while !read.starts(with: Data("ready\n".utf8)) {
+            let more = output.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            read += more
+        }
+        return read
+    }
+
+    /// The commits the child acknowledged: the numbers of the lines it finished printing.
+    static func acknowledged(_ output: Pipe, after read: Data) -> [Int] {
+        let text = String(decoding: read + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().compactMap { Int($0) }
+    }
+
+    /// Kills the child at random moments, `kills` times over each of `directories` stores, and
+    /// checks each store after each kill.
+    func crashRepeatedly(mode: String, directories: Int, kills: Int, seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let compacting = mode == "compact"
+        // How often a kill cut a frame short, or a compaction: the moments this test is for.
+        var killedInFrame = 0
+        var killedInCompaction = 0
+        for _ in 0..<directories {
+            try withStoreDirectory { directory in
+                // The last commit known to be in the store.
+                var last = -1
+                for kill in 0..<kills {
+                    let (process, output) = try Self.start(directory, mode: mode)
+                    let read = Self.waitUntilReady(output)
+                    usleep(UInt32.random(in: 0...20_000, using: &random))
+                    Foundation.kill(process.processIdentifier, SIGKILL)
+                    process.waitUntilExit()
+                    let acknowledged = Self.acknowledged(output, after: read)
+                    last = max(last, acknowledged.last ?? last)
+
+                    let compactingFile = directory.appendingPathComponent(Journal.compactingFileName)
+                    if FileManager.default.fileExists(atPath: compactingFile.path) { killedInCompaction += 1 }
+                    let store = try RecordStore(directory: directory)
+                    let contents = try CrashWorkload.contents(of: store)
+                    let withoutNext = CrashWorkload.state(after: last, compacting: compacting)
+                    let withNext = CrashWorkload.state(after: last + 1, compacting: compacting)
+                    #expect(
+                        contents == withoutNext || contents == withNext,
+                        "\(mode), seed \(seed), kill \(kill): the store holds neither commit \(last) nor \(last + 1)")
+                    if contents == withNext { last += 1 }
+                    if store.openReport.discardedTail != nil { killedInFrame += 1 }
+                    store.close()
+                }
+                #expect(last >= 0, "the child never committed")
+            }
+        }
+        #expect(killedInFrame > 0, "no kill landed inside a frame")
+        if compacting { #expect(killedInCompaction > 0, "no kill landed inside a compaction") }
+    }
+
+    @Test("Killed while writing, hundreds of times: no acknowledged commit lost, none half there")
+    func killedWhileWriting() throws {
+        try crashRepeatedly(mode: "write", directories: 8, kills: 16, seed: 0x5EED)
+    }
+
+    @Test("Killed while writing and compacting, hundreds of times: the same")
+    func killedWhileCompacting() throws {
+        try crashRepeatedly(mode: "compact", directories: 8, kills: 16, seed: 0xC0FFEE)
+    }
+
+    @Test("A store open in another process is refused, until that process dies")
+    func ownedByAnotherProcess() throws {
+        try withStoreDirectory { directory in
+            let (process, output) = try Self.start(directory, mode: "write")
+            // The child owns the store once it is ready.
+            _ = Self.waitUntilReady(output)
+            expectStoreError(.locked(path: directory.path)) { _ = try RecordStore(directory: directory) }
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            _ = try RecordStore(directory: directory)
+        }
+    }
+}

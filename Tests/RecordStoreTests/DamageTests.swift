@@ -1,0 +1,203 @@
+import Foundation
+import RecordCodable
+import Testing
+
+@testable import RecordStoreKit
+
+/// What opening does with every way a journal's last frames can be cut or damaged.
+@Suite("Torn and damaged journals")
+struct DamageTests {
+    /// A journal of three commits, each saving one record `r<n>`, and where each commit ends.
+    struct ThreeCommits {
+        var bytes: [UInt8]
+        /// The journal's size after the header, and after each commit.
+        var ends: [Int]
+    }
+
+    static let threeCommits: ThreeCommits = {
+        do {
+            let directory = MemoryDirectory(faults: nil)
+            let store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+            var ends = [try store.journalSize]
+            for commit in 1...3 {
+                try store.save(noteRecord("r\(commit)", title: String(repeating: "t", count: 20 * commit)))
+                ends.append(try store.journalSize)
+            }
+            // The frames alone, without the room the journal makes after them.
+            let journal = try #require(try directory.openFile(named: Journal.fileName))
+            return ThreeCommits(bytes: try journal.read(count: ends[3], at: 0), ends: ends)
+        } catch {
+            Issue.record("Could not write the journal: \(error)")
+            return ThreeCommits(bytes: [], ends: [0, 0, 0, 0])
+        }
+    }()
+
+    /// Opens a store whose journal is `bytes`. The journal is kept in memory: what is tested is
+    /// what opening makes of its bytes, many times over.
+    func open(
+        _ bytes: [UInt8], options: RecordStore.Options = RecordStore.Options(), _ body: (RecordStore) throws -> Void
+    ) throws {
+        try body(try RecordStore(storeDirectory: try MemoryDirectory(journal: bytes), url: nil, options: options))
+    }
+
+    func names(_ store: RecordStore) throws -> [String] {
+        try store.keys().map(\.recordName)
+    }
+
+    @Test("Cut anywhere in the last two frames, the journal opens with every commit before the cut")
+    func everyTruncationPoint() throws {
+        let journal = Self.threeCommits
+        for length in journal.ends[1]...journal.ends[3] {
+            let whole = journal.ends.lastIndex { $0 <= length } ?? 0
+            try open(Array(journal.bytes.prefix(length))) { store in
+                let found = try names(store)
+                #expect(found == (1...3).prefix(whole).map { "r\($0)" }, "cut at \(length)")
+                let cut = length > journal.ends[whole] ? journal.ends[whole]..<length : nil
+                #expect(store.openReport.discardedTail == cut, "cut at \(length)")
+                let size = try store.journalSize
+                #expect(size == journal.ends[whole])
+            }
+        }
+    }
+
+    @Test("A flipped bit anywhere in the last frame drops that commit alone")
+    func bitFlipInLastFrame() throws {
+        let journal = Self.threeCommits
+        for offset in journal.ends[2]..<journal.ends[3] {
+            var bytes = journal.bytes
+            bytes[offset] ^= 1 << (offset % 8)
+            try open(bytes) { store in
+                let found = try names(store)
+                #expect(found == ["r1", "r2"], "bit flipped at \(offset)")
+                #expect(store.openReport.discardedTail == journal.ends[2]..<journal.ends[3])
+            }
+        }
+    }
+
+    @Test("A flipped bit in a frame before the last is an error naming the frame, or skipped when recovering")
+    func bitFlipBeforeLastFrame() throws {
+        let journal = Self.threeCommits
+        var recovering = RecordStore.Options()
+        recovering.recoversDamagedFrames = true
+        for offset in journal.ends[1]..<journal.ends[2] {
+            var bytes = journal.bytes
+            bytes[offset] ^= 1 << (offset % 8)
+            #expect(throws: RecordStoreError.self) {
+                try open(bytes) { _ in }
+            }
+            do {
+                try open(bytes) { _ in }
+            } catch let RecordStoreError.corruptJournal(_, errorOffset, reason) {
+                #expect(errorOffset == journal.ends[1], "bit flipped at \(offset): \(reason)")
+            }
+            try open(bytes, options: recovering) { store in
+                let found = try names(store)
+                #expect(found == ["r1", "r3"], "bit flipped at \(offset)")
+                #expect(store.openReport.skippedFrames == [journal.ends[1]..<journal.ends[2]])
+            }
+        }
+    }
+
+    @Test("Zeros after the last frame are room made ahead, not damage; a cut frame before them is cut off")
+    func zerosAfterTheFrames() throws {
+        let journal = Self.threeCommits
+        let zeros = [UInt8](repeating: 0, count: 5000)
+        try open(journal.bytes + zeros) { store in
+            let found = try names(store)
+            #expect(found == ["r1", "r2", "r3"])
+            #expect(store.openReport.discardedTail == nil)
+        }
+        let cut = Array(journal.bytes.prefix(journal.ends[3] - 40))
+        try open(cut + zeros) { store in
+            let found = try names(store)
+            #expect(found == ["r1", "r2"])
+            #expect(store.openReport.discardedTail == journal.ends[2]..<(cut.count + zeros.count))
+        }
+    }
+
+    @Test("A recovered journal is rewritten whole: it opens again without recovering")
+    func recoveredJournalIsRewritten() throws {
+        let journal = Self.threeCommits
+        var bytes = journal.bytes
+        bytes[journal.ends[1] + 20] ^= 0xFF
+        let directory = try MemoryDirectory(journal: bytes)
+        var recovering = RecordStore.Options()
+        recovering.recoversDamagedFrames = true
+        do {
+            let store = try RecordStore(storeDirectory: directory, url: nil, options: recovering)
+            try store.save(noteRecord("r4"))
+        }
+        let store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+        #expect(try names(store) == ["r1", "r3", "r4"])
+        #expect(store.openReport == RecordStore.OpenReport(discardedTail: nil, skippedFrames: []))
+    }
+
+    @Test("A file that is not a journal, or of a newer format, or with a damaged header, is a clear error")
+    func notAJournal() throws {
+        let journal = Self.threeCommits
+        expectDamage { try open(Array("not a journal at all, not at all".utf8)) { _ in } }
+        do {
+            try open(Array("short".utf8)) { _ in }
+            Issue.record("A five-byte journal opened")
+        } catch RecordStoreError.notAStore {
+        } catch {
+            Issue.record("\(error)")
+        }
+        var newer = journal.bytes
+        newer[7] = 9
+        do {
+            try open(newer) { _ in }
+            Issue.record("A journal of version 9 opened")
+        } catch let RecordStoreError.unsupportedFormat(_, version) {
+            #expect(version == 9)
+        } catch {
+            Issue.record("\(error)")
+        }
+        var damagedHeader = journal.bytes
+        damagedHeader[Frame.fileHeaderSize + Frame.headerSize + 2] ^= 1
+        do {
+            try open(damagedHeader) { _ in }
+            Issue.record("A journal with a damaged header opened")
+        } catch let RecordStoreError.corruptJournal(_, offset, _) {
+            #expect(offset == Frame.fileHeaderSize)
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    func expectDamage(_ body: () throws -> Void) {
+        do {
+            try body()
+            Issue.record("A damaged journal opened")
+        } catch RecordStoreError.notAStore {
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    @Test("The CRC-32 is the IEEE polynomial's, at every length and alignment")
+    func crc32() {
+        var check = CRC32()
+        check.update(Array("123456789".utf8))
+        #expect(check.value == 0xCBF4_3926)
+        // Against the one-table definition, across the eight-byte steps.
+        let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
+        for start in 0..<9 {
+            for end in stride(from: start, through: bytes.count, by: 7) {
+                var crc = CRC32()
+                crc.update(Array(bytes[start..<end]))
+                #expect(crc.value == Self.slowCRC(bytes[start..<end]))
+            }
+        }
+    }
+
+    /// The CRC-32 bit by bit.
+    static func slowCRC(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import RecordCodable
+import Testing
+
+@testable import RecordStoreKit
+
+@Suite("Key-value view")
+struct KeyValueTests {
+    struct Profile: Codable, Equatable {
+        var name: String
+        var languages: [String]
+    }
+
+    @Test("Scalars and Codable values read back with their type, missing ones as the default")
+    func typedValues() throws {
+        let store = try RecordStore.inMemory()
+        let settings = store.keyValues(namespace: "settings")
+        try settings.set(3, forKey: "int")
+        try settings.set(Int64.max, forKey: "int64")
+        try settings.set(true, forKey: "bool")
+        try settings.set(0.25, forKey: "double")
+        try settings.set("text", forKey: "string")
+        try settings.set(Data([0, 1, 2]), forKey: "data")
+        try settings.set(Date(timeIntervalSinceReferenceDate: 1.000_000_1), forKey: "date")
+        try settings.set(Profile(name: "Mei", languages: ["zh", "en"]), forKey: "profile")
+        try settings.set([1, 2, 3], forKey: "list")
+
+        #expect(try settings.value(forKey: "int", default: 0) == 3)
+        #expect(try settings.value(forKey: "int64", default: Int64(0)) == .max)
+        #expect(try settings.value(forKey: "bool", default: false) == true)
+        #expect(try settings.value(forKey: "double", default: 0.0) == 0.25)
+        #expect(try settings.value(forKey: "string", default: "") == "text")
+        #expect(try settings.value(Data.self, forKey: "data") == Data([0, 1, 2]))
+        #expect(try settings.value(Date.self, forKey: "date") == Date(timeIntervalSinceReferenceDate: 1.000_000_1))
+        #expect(try settings.value(Profile.self, forKey: "profile") == Profile(name: "Mei", languages: ["zh", "en"]))
+        #expect(try settings.value(forKey: "list", default: [Int]()) == [1, 2, 3])
+        #expect(try settings.value(forKey: "missing", default: 42) == 42)
+        #expect(try settings.value(String.self, forKey: "missing") == nil)
+    }
+
+    @Test("A value read as another type is a DecodingError, not the default")
+    func wrongType() throws {
+        let settings = try RecordStore.inMemory().keyValues(namespace: "settings")
+        try settings.set("three", forKey: "count")
+        let error = #expect(throws: DecodingError.self) { _ = try settings.value(forKey: "count", default: 0) }
+        #expect(error?.kind == "typeMismatch")
+        #expect(error?.fullPath == "value")
+    }
+
+    @Test("Keys, existence, removal one by one and by prefix, per namespace")
+    func keysAndRemoval() throws {
+        let store = try RecordStore.inMemory()
+        let settings = store.keyValues(namespace: "settings")
+        let cache = store.keyValues(namespace: "cache")
+        for key in ["a", "cache.x", "cache.y", "b"] { try settings.set(key, forKey: key) }
+        try cache.set(1, forKey: "a")
+        #expect(try settings.keys() == ["a", "b", "cache.x", "cache.y"])
+        #expect(try settings.contains("a"))
+        try settings.removeValues(withPrefix: "cache.")
+        #expect(try settings.keys() == ["a", "b"])
+        try settings.removeValue(forKey: "a")
+        #expect(try !settings.contains("a"))
+        #expect(try cache.keys() == ["a"])
+        try settings.removeAll()
+        #expect(try settings.keys().isEmpty)
+        #expect(try cache.value(forKey: "a", default: 0) == 1)
+    }
+
+    @Test("Values stay on the device unless the view syncs")
+    func localOnly() throws {
+        let store = try RecordStore.inMemory()
+        try store.keyValues(namespace: "device").set(1, forKey: "a")
+        try store.keyValues(namespace: "shared", syncs: true).set(2, forKey: "b")
+        #expect(try store.records(in: .localOnly).map(\.key.recordName) == ["a"])
+        let requests = try store.modifyRequests()
+        #expect(requests.map(\.zoneID?.zoneName) == ["shared"])
+        #expect(requests.first?.operations.map(\.record.recordName) == ["b"])
+        try store.keyValues(namespace: "device").removeValue(forKey: "a")
+        #expect(try store.storedRecord(for: RecordKey(zone: "device", recordType: "KeyValue", recordName: "a")) == nil)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import RecordCodable
+import Testing
+
+@testable import RecordStoreKit
+
+@Suite("Models")
+struct ModelsTests {
+    @Test("A parked model is retrieved by identifier, equal to itself, dates to the nanosecond")
+    func parkAndRetrieve() throws {
+        let store = try RecordStore.inMemory()
+        let note = Note(
+            id: "N1", title: "Groceries", tags: ["home"], edited: Date(timeIntervalSinceReferenceDate: 0.000_123_4))
+        try store.park(note)
+        #expect(try store.retrieve(Note.self, identifier: "N1") == note)
+        #expect(try store.retrieve(Note.self, identifier: "N2") == nil)
+        #expect(try store.records(in: .pending).map(\.key) == [noteKey("N1")])
+    }
+
+    @Test("Models of one type are retrieved all at once, by identifier, and deleted one or all")
+    func allOfAType() throws {
+        let store = try RecordStore.inMemory()
+        try store.parkAll([Note(id: "b", title: "B"), Note(id: "a", title: "A")])
+        try store.park(Folder(id: "a", name: "A folder of the same identifier"))
+        #expect(try store.retrieveAll(Note.self).map(\.id) == ["a", "b"])
+        #expect(try store.retrieveAll(Folder.self).map(\.name) == ["A folder of the same identifier"])
+        try store.delete(Note(id: "a", title: "A"))
+        #expect(try store.retrieveAll(Note.self).map(\.id) == ["b"])
+        try store.delete(Note.self, identifier: "b")
+        #expect(try store.retrieveAll(Note.self).isEmpty)
+        try store.parkAll([Note(id: "c", title: "C"), Note(id: "d", title: "D")])
+        try store.deleteAll(Note.self)
+        #expect(try store.retrieveAll(Note.self).isEmpty)
+        #expect(try store.retrieve(Folder.self, identifier: "a") != nil)
+    }
+
+    @Test("Linked models are parked as records of their own, and come back with their holder")
+    func linkedModels() throws {
+        let store = try RecordStore.inMemory()
+        let inbox = Folder(id: "inbox", name: "Inbox")
+        try store.parkAll([
+            FiledNote(id: "n1", title: "One", folder: inbox), FiledNote(id: "n2", title: "Two", folder: inbox),
+        ])
+        #expect(try store.retrieve(Folder.self, identifier: "inbox") == inbox)
+        #expect(try store.retrieve(FiledNote.self, identifier: "n1")?.folder == inbox)
+        #expect(try store.retrieveAll(FiledNote.self).map(\.folder.name) == ["Inbox", "Inbox"])
+        try store.delete(Folder.self, identifier: "inbox")
+        let error = #expect(throws: DecodingError.self) { try store.retrieve(FiledNote.self, identifier: "n1") }
+        #expect(error?.fullPath == "folder")
+    }
+
+    @Test("Models are retrieved by sync status")
+    func byStatus() throws {
+        let store = try RecordStore.inMemory()
+        try store.parkAll([Note(id: "a", title: "A"), Note(id: "b", title: "B")])
+        var fetched = try RecordEncoder().encode(Note(id: "c", title: "C"))
+        fetched.metadata = RecordMetadata(changeTag: "t1")
+        try store.applyFetched([.success(fetched)])
+        #expect(try store.retrieveAll(Note.self, status: .pending).map(\.id) == ["a", "b"])
+        #expect(try store.retrieveAll(Note.self, status: .synced).map(\.id) == ["c"])
+        try store.delete(Note.self, identifier: "c")
+        #expect(try store.retrieveAll(Note.self, status: .deletedLocally).map(\.id) == ["c"])
+        #expect(try store.retrieveAll(Note.self).map(\.id) == ["a", "b"])
+    }
+
+    @Test("Models are kept per zone")
+    func zones() throws {
+        let store = try RecordStore.inMemory()
+        try store.park(Note(id: "N1", title: "Work"), inZone: "Work")
+        try store.park(Note(id: "N1", title: "Home"))
+        #expect(try store.retrieve(Note.self, identifier: "N1", inZone: "Work")?.title == "Work")
+        #expect(try store.retrieve(Note.self, identifier: "N1")?.title == "Home")
+        #expect(try store.retrieveAll(Note.self, inZone: "Work").map(\.title) == ["Work"])
+        #expect(try store.retrieveAll(Note.self).map(\.title).sorted() == ["Home", "Work"])
+    }
+
+    @Test("A model that cannot be decoded is a DecodingError at its field")
+    func decodingError() throws {
+        struct Other: Codable, RecordRepresentable {
+            static let recordType = "Note"
+            var id: String
+            var title: Int
+        }
+        let store = try RecordStore.inMemory()
+        try store.park(Note(id: "N1", title: "Not a number"))
+        let error = #expect(throws: DecodingError.self) {
+            _ = try store.retrieve(Other.self, identifier: "N1")
+        }
+        #expect(error?.kind == "typeMismatch")
+        #expect(error?.fullPath == "title")
+    }
+
+    @Test("A model without an identifier cannot be parked: it would be a new record every time")
+    func modelWithoutIdentifier() throws {
+        struct Unnamed: Codable { var id: String? }
+        let store = try RecordStore.inMemory()
+        expectStoreError(.unnamedRecord(recordType: "Unnamed")) { try store.park(Unnamed(id: nil)) }
+    }
+
+    @Test("Parking a model whose record the server has keeps the fields the model does not know")
+    func parkKeepsUnknownFields() throws {
+        let store = try RecordStore.inMemory()
+        var fetched = try RecordEncoder().encode(Note(id: "N1", title: "Old"))
+        fetched["addedByANewerApp"] = .string("keep me")
+        fetched.metadata = RecordMetadata(changeTag: "t1")
+        try store.applyFetched([.success(fetched)])
+        try store.park(Note(id: "N1", title: "New"))
+        let stored = try #require(try store.storedRecord(for: noteKey("N1")))
+        #expect(stored.status == .pending)
+        #expect(stored.record["addedByANewerApp"] == .string("keep me"))
+        #expect(stored.record["title"] == .string("New"))
+        let request = try #require(try store.modifyRequests().first)
+        #expect(request.operations.count == 1)
+        #expect(request.operations.first?.operationType == .update)
+        #expect(request.operations.first?.record.fields == ["title": .string("New")])
+        #expect(request.operations.first?.record.clearedFields == [])
+    }
+
+    @Test("A batch sees the models it parked")
+    func batchReads() throws {
+        let store = try RecordStore.inMemory()
+        try store.write { batch in
+            try batch.park(FiledNote(id: "n1", title: "One", folder: Folder(id: "f", name: "F")))
+            #expect(try batch.retrieve(FiledNote.self, identifier: "n1")?.folder.name == "F")
+            #expect(try batch.retrieveAll(Folder.self).map(\.id) == ["f"])
+            try batch.deleteAll(FiledNote.self)
+            #expect(try batch.retrieveAll(FiledNote.self).isEmpty)
+        }
+        #expect(try store.retrieveAll(FiledNote.self).isEmpty)
+        #expect(try store.retrieveAll(Folder.self).count == 1)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import RecordCodable
+import Testing
+
+@testable import RecordStoreKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@Suite("Ownership and failing writes")
+struct OwnershipAndFaultTests {
+    @Test("A second opener of a store gets a clear error until the first closes it")
+    func oneOwner() throws {
+        try withStoreDirectory { directory in
+            let first = try RecordStore(directory: directory)
+            expectStoreError(.locked(path: directory.path)) { _ = try RecordStore(directory: directory) }
+            #expect(RecordStoreError.locked(path: directory.path).description.contains("another process"))
+            first.close()
+            _ = try RecordStore(directory: directory)
+        }
+    }
+
+    func failingStore(_ directory: URL) throws -> (RecordStore, StoreFaults) {
+        var options = RecordStore.Options()
+        let faults = StoreFaults()
+        options.faults = faults
+        options.compactionThreshold = 1
+        return (try RecordStore(directory: directory, options: options), faults)
+    }
+
+    @Test("A full disk fails the commit and changes nothing; the store stays usable, and reopens whole")
+    func fullDisk() throws {
+        try withStoreDirectory { directory in
+            do {
+                let (store, faults) = try failingStore(directory)
+                try store.save(noteRecord("before"))
+                for afterBytes in [0, 1, 11, 12, 40, 200] {
+                    faults.failWrites(with: ENOSPC, afterBytes: afterBytes)
+                    expectStoreError(
+                        .fileSystem(operation: "write", path: directory.path + "/" + Journal.fileName, code: ENOSPC)
+                    ) {
+                        try store.save(noteRecord("lost \(afterBytes)", title: String(repeating: "x", count: 400)))
+                    }
+                    #expect(try store.titles() == ["before": "Title"])
+                }
+                faults.failWrites(with: nil)
+                try store.save(noteRecord("after"))
+                #expect(try store.titles() == ["before": "Title", "after": "Title"])
+            }
+            let reopened = try RecordStore(directory: directory)
+            #expect(try reopened.titles() == ["before": "Title", "after": "Title"])
+            #expect(reopened.openReport.discardedTail == nil)
+        }
+    }
+
+    @Test("A full disk during compaction leaves the old journal in place and the store usable")
+    func fullDiskInCompaction() throws {
+        try withStoreDirectory { directory in
+            do {
+                let (store, faults) = try failingStore(directory)
+                for round in 0..<5 { try store.save(noteRecord("N", title: "round \(round)")) }
+                faults.failWrites(with: ENOSPC, afterBytes: 30)
+                #expect(throws: RecordStoreError.self) { try store.compact() }
+                #expect(
+                    !FileManager.default.fileExists(
+                        atPath: directory.appendingPathComponent(Journal.compactingFileName).path))
+                faults.failWrites(with: nil)
+                try store.save(noteRecord("M"))
+                #expect(try store.titles() == ["N": "round 4", "M": "Title"])
+            }
+            #expect(try RecordStore(directory: directory).titles() == ["N": "round 4", "M": "Title"])
+        }
+    }
+
+    @Test("Compaction keeps the latest version of each record and their sync state, in a smaller journal")
+    func compaction() throws {
+        try withStoreDirectory { directory in
+            var options = RecordStore.Options()
+            options.compactionThreshold = 1 << 30
+            do {
+                let store = try RecordStore(directory: directory, options: options)
+                var fetched = noteRecord("synced")
+                fetched.metadata = RecordMetadata(changeTag: "t1")
+                try store.applyFetched([.success(fetched)], syncToken: "token")
+                for round in 0..<50 { try store.save(noteRecord("busy", title: "round \(round)")) }
+                try store.deleteRecord(for: noteKey("synced"))
+                let before = try store.journalSize
+                try store.compact()
+                #expect(try store.journalSize < before / 10)
+                #expect(try store.records(in: .deletedLocally).map(\.key) == [noteKey("synced")])
+            }
+            let store = try RecordStore(directory: directory)
+            #expect(try store.titles() == ["busy": "round 49"])
+            #expect(try store.storedRecord(for: noteKey("synced"))?.status == .deletedLocally)
+            #expect(try store.syncToken() == "token")
+        }
+    }
+
+    @Test("The store compacts on its own once most of the journal is dead")
+    func automaticCompaction() throws {
+        var options = RecordStore.Options()
+        options.compactionThreshold = 4096
+        let store = try RecordStore.inMemory(options: options)
+        for round in 0..<500 { try store.save(noteRecord("N", title: "round \(round)")) }
+        #expect(try store.journalSize < 8192)
+        #expect(try store.titles() == ["N": "round 499"])
+    }
+}

@@ -1,0 +1,317 @@
+import Foundation
+import RecordCodable
+import Testing
+
+@testable import RecordStoreKit
+
+@Suite("Sync state")
+struct SyncTests {
+    /// The server's record of `record` after it saved it: a change tag, its zone.
+    func serverCopy(of record: Record, tag: String) -> Record {
+        var saved = record
+        saved.metadata = RecordMetadata(changeTag: tag, zoneID: RecordZoneID(zoneName: RecordStore.defaultZone))
+        return saved
+    }
+
+    func status(_ store: RecordStore, _ name: String) throws -> SyncStatus? {
+        try store.storedRecord(for: noteKey(name))?.status
+    }
+
+    @Test("Saved, sent, synced: a new record goes out as a create and comes back with its change tag")
+    func createCycle() throws {
+        let store = try RecordStore.inMemory()
+        let record = noteRecord("N1", title: "Hello")
+        try store.save(record)
+        #expect(try status(store, "N1") == .pending)
+
+        let requests = try store.modifyRequests()
+        let request = try #require(requests.first)
+        #expect(requests.count == 1)
+        #expect(request.zoneID == RecordZoneID(zoneName: RecordStore.defaultZone))
+        #expect(request.operations.map(\.operationType) == [.create])
+        #expect(request.operations.first?.record == record)
+        #expect(try status(store, "N1") == .sent)
+        #expect(try store.records(in: .sent).map(\.key) == [noteKey("N1")])
+
+        let outcome = try store.apply(
+            RecordsModifyResponse(records: [.success(serverCopy(of: record, tag: "t1"))]), for: request)
+        #expect(outcome.saved == [noteKey("N1")])
+        let stored = try #require(try store.storedRecord(for: noteKey("N1")))
+        #expect(stored.status == .synced)
+        #expect(stored.record.metadata?.changeTag == "t1")
+        #expect(stored.record.fields == record.fields)
+        #expect(try store.modifyRequests().isEmpty)
+    }
+
+    @Test("An edit of a synced record sends only what changed, with the server's change tag")
+    func updateOfChangesOnly() throws {
+        let store = try RecordStore.inMemory()
+        var fetched = noteRecord("N1", title: "Old")
+        fetched["body"] = .string("unchanged")
+        fetched["due"] = .date(Date(timeIntervalSince1970: 1_700_000_000))
+        fetched.metadata = RecordMetadata(changeTag: "t1")
+        try store.applyFetched([.success(fetched)])
+        #expect(try status(store, "N1") == .synced)
+
+        var edited = fetched
+        edited["title"] = .string("New")
+        edited["due"] = nil
+        try store.save(edited)
+        let stored = try #require(try store.storedRecord(for: noteKey("N1")))
+        #expect(stored.status == .pending)
+        #expect(stored.serverRecord == fetched)
+
+        let request = try #require(try store.modifyRequests().first)
+        let operation = try #require(request.operations.first)
+        #expect(operation.operationType == .update)
+        #expect(operation.record.fields == ["title": .string("New")])
+        #expect(operation.record.clearedFields == ["due"])
+        #expect(operation.record.metadata?.changeTag == "t1")
+    }
+
+    @Test("An edit back to what the server has is not sent: the record is synced again")
+    func editThatChangesNothing() throws {
+        let store = try RecordStore.inMemory()
+        var fetched = noteRecord("N1", title: "Same")
+        fetched.metadata = RecordMetadata(changeTag: "t1")
+        try store.applyFetched([.success(fetched)])
+        try store.save(noteRecord("N1", title: "Changed"))
+        try store.save(noteRecord("N1", title: "Same"))
+        #expect(try store.modifyRequests().isEmpty)
+        #expect(try status(store, "N1") == .synced)
+        #expect(try store.record(for: noteKey("N1"))?.metadata?.changeTag == "t1")
+    }
+
+    @Test("A local deletion is a delete with the change tag; the server's answer removes the record")
+    func deleteCycle() throws {
+        let store = try RecordStore.inMemory()
+        var fetched = noteRecord("N1")
+        fetched.metadata = RecordMetadata(changeTag: "t1")
+        try store.applyFetched([.success(fetched)])
+        try store.deleteRecord(for: noteKey("N1"))
+        #expect(try status(store, "N1") == .deletedLocally)
+        #expect(try store.record(for: noteKey("N1")) == nil)
+        #expect(try store.storedRecord(for: noteKey("N1"))?.isDeletion == true)
+
+        let request = try #require(try store.modifyRequests().first)
+        #expect(request.operations.map(\.operationType) == [.delete])
+        #expect(request.operations.first?.record.metadata?.changeTag == "t1")
+        var marker = Record(recordType: "", recordName: "N1")
+        marker.metadata = RecordMetadata(deleted: true)
+        let outcome = try store.apply(RecordsModifyResponse(records: [.success(marker)]), for: request)
+        #expect(outcome.deleted == [noteKey("N1")])
+        #expect(try store.storedRecord(for: noteKey("N1")) == nil)
+    }
+
+    @Test("A deleted record stays hidden while its delete is sent, and after a conflict over it")
+    func deletionStaysHidden() throws {
+        let store = try RecordStore.inMemory()
+        var fetched = noteRecord("N1")
+        fetched.metadata = RecordMetadata(changeTag: "t1")
+        try store.applyFetched([.success(fetched)])
+        try store.deleteRecord(for: noteKey("N1"))
+        let request = try #require(try store.modifyRequests().first)
+        #expect(try store.record(for: noteKey("N1")) == nil)
+        #expect(try store.records(ofType: "Note").isEmpty)
+        #expect(try store.storedRecord(for: noteKey("N1"))?.status == .deletedLocally)
+        let conflict = RecordServerError(recordName: "N1", serverErrorCode: .conflict)
+        try store.apply(RecordsModifyResponse(records: [.failure(conflict)]), for: request)
+        let stored = try #require(try store.storedRecord(for: noteKey("N1")))
+        #expect(stored.status == .conflict)
+        #expect(stored.isDeletion)
+        #expect(try store.record(for: noteKey("N1")) == nil)
+    }
+
+    @Test("A conflict keeps the local version; the server's, once fetched, is kept beside it")
+    func conflictCycle() throws {
+        let store = try RecordStore.inMemory()
+        var fetched = noteRecord("N1", title: "Base")
+        fetched.metadata = RecordMetadata(changeTag: "t1")
+        try store.applyFetched([.success(fetched)])
+        try store.save(noteRecord("N1", title: "Mine"))
+        let request = try #require(try store.modifyRequests().first)
+
+        let conflict = RecordServerError(recordName: "N1", reason: "changed", serverErrorCode: .serverRecordChanged)
+        let outcome = try store.apply(RecordsModifyResponse(records: [.failure(conflict)]), for: request)
+        #expect(outcome.conflicts == [noteKey("N1")])
+        var stored = try #require(try store.storedRecord(for: noteKey("N1")))
+        #expect(stored.status == .conflict)
+        #expect(stored.record["title"] == .string("Mine"))
+        #expect(stored.serverRecord == nil)
+        #expect(stored.lastError == conflict)
+        #expect(try store.modifyRequests().isEmpty)
+
+        let lookup = try #require(try store.conflictLookupRequests().first)
+        #expect(lookup.recordNames == ["N1"])
+        var theirs = noteRecord("N1", title: "Theirs")
+        theirs.metadata = RecordMetadata(changeTag: "t2")
+        try store.applyFetched(RecordsLookupResponse(records: [.success(theirs)]))
+        stored = try #require(try store.storedRecord(for: noteKey("N1")))
+        #expect(stored.status == .conflict)
+        #expect(stored.record["title"] == .string("Mine"))
+        #expect(stored.serverRecord == theirs)
+        #expect(try store.conflictLookupRequests().isEmpty)
+
+        // Saving a merge resolves it, as an update of the server's version.
+        try store.save(noteRecord("N1", title: "Mine and theirs"))
+        #expect(try status(store, "N1") == .pending)
+        let resolved = try #require(try store.modifyRequests().first?.operations.first)
+        #expect(resolved.record.metadata?.changeTag == "t2")
+        #expect(resolved.record.fields == ["title": .string("Mine and theirs")])
+    }
+
+    @Test("Taking the server's version resolves a conflict the other way")
+    func acceptServerVersion() throws {
+        let store = try RecordStore.inMemory()
+        try store.save(noteRecord("N1", title: "Mine"))
+        var theirs = noteRecord("N1", title: "Theirs")
+        theirs.metadata = RecordMetadata(changeTag: "t9")
+        try store.applyFetched([.success(theirs)])
+        #expect(try status(store, "N1") == .conflict)
+        try store.acceptServerVersion(for: noteKey("N1"))
+        #expect(try store.storedRecord(for: noteKey("N1"))?.status == .synced)
+        #expect(try store.record(for: noteKey("N1")) == theirs)
+    }
+
+    @Test("A retryable error, or any other, leaves the record pending with the error; no answer leaves it pending")
+    func errorsStayPending() throws {
+        let store = try RecordStore.inMemory()
+        try store.save(contentsOf: [noteRecord("A"), noteRecord("B"), noteRecord("C")])
+        let request = try #require(try store.modifyRequests().first)
+        let busy = RecordServerError(recordName: "A", serverErrorCode: .zoneBusy)
+        let invalid = RecordServerError(recordName: "B", reason: "bad field", serverErrorCode: .invalidArguments)
+        let outcome = try store.apply(
+            RecordsModifyResponse(records: [.failure(busy), .failure(invalid)]), for: request)
+        #expect(outcome.failed == [noteKey("A"): busy, noteKey("B"): invalid])
+        #expect(outcome.unanswered == [noteKey("C")])
+        #expect(try store.records(in: .pending).map(\.key) == [noteKey("A"), noteKey("B"), noteKey("C")])
+        #expect(try store.storedRecord(for: noteKey("A"))?.lastError == busy)
+        #expect(try store.modifyRequests().first?.operations.count == 3)
+    }
+
+    @Test("An edit made while the record was sent stays pending, as an update of what the server saved")
+    func editWhileSent() throws {
+        let store = try RecordStore.inMemory()
+        try store.save(noteRecord("N1", title: "First"))
+        let request = try #require(try store.modifyRequests().first)
+        try store.save(noteRecord("N1", title: "Second"))
+        #expect(try status(store, "N1") == .pending)
+        try store.apply(
+            RecordsModifyResponse(records: [.success(serverCopy(of: noteRecord("N1", title: "First"), tag: "t1"))]),
+            for: request)
+        let stored = try #require(try store.storedRecord(for: noteKey("N1")))
+        #expect(stored.status == .pending)
+        #expect(stored.record["title"] == .string("Second"))
+        let next = try #require(try store.modifyRequests().first?.operations.first)
+        #expect(next.operationType == .update)
+        #expect(next.record.metadata?.changeTag == "t1")
+        #expect(next.record.fields == ["title": .string("Second")])
+    }
+
+    @Test("Sent is forgotten on reopening: the record is pending, and sent again")
+    func sentIsNotDurable() throws {
+        try withStoreDirectory { directory in
+            do {
+                let store = try RecordStore(directory: directory)
+                try store.save(noteRecord("N1"))
+                _ = try store.modifyRequests()
+                #expect(try store.storedRecord(for: noteKey("N1"))?.status == .sent)
+            }
+            let store = try RecordStore(directory: directory)
+            #expect(try store.storedRecord(for: noteKey("N1"))?.status == .pending)
+            #expect(try store.modifyRequests().first?.operations.count == 1)
+        }
+    }
+
+    @Test("Fetched records are synced, not pending; changes pages keep their sync token per zone")
+    func fetchedRecords() throws {
+        try withStoreDirectory { directory in
+            do {
+                let store = try RecordStore(directory: directory)
+                var first = noteRecord("N1")
+                first.metadata = RecordMetadata(changeTag: "t1", zoneID: RecordZoneID(zoneName: "Notes"))
+                try store.applyFetched(
+                    RecordsChangesResponse(
+                        records: [.success(first)], syncToken: "token-1", moreComing: false,
+                        zoneID: RecordZoneID(zoneName: "Notes")))
+                #expect(try store.syncToken(forZone: "Notes") == "token-1")
+                #expect(try store.syncToken() == nil)
+                #expect(try store.changesRequest(forZone: "Notes").syncToken == "token-1")
+                #expect(try store.records(in: .synced).map(\.key) == [noteKey("N1", zone: "Notes")])
+                #expect(try store.modifyRequests().isEmpty)
+            }
+            let store = try RecordStore(directory: directory)
+            #expect(try store.syncToken(forZone: "Notes") == "token-1")
+            var marker = Record(recordType: "", recordName: "N1")
+            marker.metadata = RecordMetadata(deleted: true)
+            try store.applyFetched(
+                RecordsChangesResponse(records: [.success(marker)], syncToken: "token-2"), zone: "Notes")
+            #expect(try store.count == 0)
+            #expect(try store.syncToken(forZone: "Notes") == "token-2")
+        }
+    }
+
+    @Test("A fetched record over a pending edit of another version is a conflict; of the same version, nothing")
+    func fetchedOverPending() throws {
+        let store = try RecordStore.inMemory()
+        var base = noteRecord("N1", title: "Base")
+        base.metadata = RecordMetadata(changeTag: "t1")
+        try store.applyFetched([.success(base)])
+        try store.save(noteRecord("N1", title: "Mine"))
+        try store.applyFetched([.success(base)])
+        #expect(try status(store, "N1") == .pending)
+        var newer = noteRecord("N1", title: "Theirs")
+        newer.metadata = RecordMetadata(changeTag: "t2")
+        try store.applyFetched([.success(newer)])
+        #expect(try status(store, "N1") == .conflict)
+        #expect(try store.storedRecord(for: noteKey("N1"))?.serverRecord == newer)
+    }
+
+    @Test("A record deleted on the server while edited here is a conflict; while untouched, it is removed")
+    func deletedOnServer() throws {
+        let store = try RecordStore.inMemory()
+        for name in ["kept", "edited"] {
+            var record = noteRecord(name)
+            record.metadata = RecordMetadata(changeTag: "t1")
+            try store.applyFetched([.success(record)])
+        }
+        try store.save(noteRecord("edited", title: "Mine"))
+        var markers: [RecordResult] = []
+        for name in ["kept", "edited"] {
+            var marker = Record(recordType: "Note", recordName: name)
+            marker.metadata = RecordMetadata(deleted: true)
+            markers.append(.success(marker))
+        }
+        try store.applyFetched(markers)
+        #expect(try store.storedRecord(for: noteKey("kept")) == nil)
+        let edited = try #require(try store.storedRecord(for: noteKey("edited")))
+        #expect(edited.status == .conflict)
+        #expect(edited.serverRecord?.metadata?.deleted == true)
+        // Saving it again makes it anew.
+        try store.save(noteRecord("edited", title: "Mine again"))
+        let operation = try #require(try store.modifyRequests().first?.operations.first)
+        #expect(operation.operationType == .create)
+    }
+
+    @Test("Requests hold at most the operations asked for, one zone each")
+    func requestSplitting() throws {
+        let store = try RecordStore.inMemory()
+        try store.save(contentsOf: (0..<5).map { noteRecord("N\($0)") })
+        try store.save(noteRecord("W1"), inZone: "Work")
+        let requests = try store.modifyRequests(maximumOperations: 2)
+        #expect(requests.map(\.zoneID?.zoneName) == ["Work", "_defaultZone", "_defaultZone", "_defaultZone"])
+        #expect(requests.map(\.operations.count) == [1, 2, 2, 1])
+    }
+
+    @Test("A parked model's request goes through RecordsModifyRequest's JSON as CloudKit takes it")
+    func requestJSON() throws {
+        let store = try RecordStore.inMemory()
+        try store.park(Note(id: "N1", title: "Hello"))
+        let request = try #require(try store.modifyRequests().first)
+        let json = try JSONEncoder().encode(request)
+        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        let operations = try #require(object["operations"] as? [[String: Any]])
+        #expect(operations.first?["operationType"] as? String == "create")
+        #expect((object["zoneID"] as? [String: Any])?["zoneName"] as? String == "_defaultZone")
+    }
+}
