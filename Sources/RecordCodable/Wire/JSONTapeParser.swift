@@ -1,0 +1,434 @@
+import Foundation
+
+/// Reads JSON text into the tokens of a ``JSONTape`` — or gives up, and leaves the document to
+/// Foundation's `JSONDecoder`.
+///
+/// The tape must hold exactly what ``WireJSON/init(from:)`` reads through `JSONDecoder`, or the
+/// fast path would read other values, or accept what the `Codable` path refuses. So the parser
+/// reads only what it can promise that for, and gives up on everything else; Foundation's decoder
+/// then reads the document, with its own values and errors:
+///
+/// - It reads strict JSON (RFC 8259) in UTF-8, with a byte order mark or without, and the trailing
+///   commas that `JSONDecoder` accepts (`[1,]`, `{"a":1,}`).
+/// - A number is read as `JSONDecoder` reads it for ``WireJSON``: one that is integral within
+///   `Int64` as that integer, spelled `2.0` or `1e3` too; minus zero as the double; any other as
+///   the nearest double. It gives up on a number with more digits than a `UInt64` holds, beyond
+///   a double's range or below its normal range, and on one that is not integral but whose double
+///   is, which `JSONDecoder` reads as an integer.
+/// - It gives up on anything malformed (so that the error is Foundation's, at Foundation's path),
+///   on a value nested deeper than `maximumDepth` (where ``WireJSON`` refuses some values and not
+///   others), and on text longer than its offsets count.
+///
+/// It reads by recursive descent, one call a level, over a `Span` of the text; as it gives up
+/// below `maximumDepth`, its stack stays small whatever the input.
+struct JSONTapeParser {
+    private var tokens: ContiguousArray<JSONToken> = []
+    private let maximumDepth: Int
+
+    private init(maximumDepth: Int, capacity: Int) {
+        self.maximumDepth = maximumDepth
+        tokens.reserveCapacity(capacity)
+    }
+
+    /// The tokens of the JSON document in `text`, or `nil` when Foundation's decoder must read it.
+    ///
+    /// - Parameter maximumDepth: The deepest a value may nest; the document's own value is at 0.
+    static func tokens(of text: ContiguousArray<UInt8>, maximumDepth: Int) -> ContiguousArray<JSONToken>? {
+        guard text.count < Int(Int32.max) else { return nil }
+        var parser = JSONTapeParser(maximumDepth: maximumDepth, capacity: text.count / 8 + 8)
+        let bytes = text.span
+        var index = 0
+        // Foundation's decoder skips a UTF-8 byte order mark.
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        guard parser.value(bytes, at: &index, depth: 0) else { return nil }
+        skipWhitespace(bytes, &index)
+        return index == bytes.count ? parser.tokens : nil
+    }
+
+    // MARK: Structure
+
+    /// Reads the value at `index`, after any whitespace, and moves `index` past it.
+    private mutating func value(_ bytes: Span<UInt8>, at index: inout Int, depth: Int) -> Bool {
+        Self.skipWhitespace(bytes, &index)
+        guard index < bytes.count, depth <= maximumDepth else { return false }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            return container(bytes, at: &index, depth: depth, isObject: true)
+        case UInt8(ascii: "["):
+            return container(bytes, at: &index, depth: depth, isObject: false)
+        case UInt8(ascii: "\""):
+            return string(bytes, at: &index)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            guard let number = Self.number(bytes, at: index) else { return false }
+            var token = JSONToken(kind: number.kind)
+            token.number = number.bits
+            append(token)
+            index = number.end
+            return true
+        case UInt8(ascii: "t"):
+            return literal(bytes, at: &index, "true", .true)
+        case UInt8(ascii: "f"):
+            return literal(bytes, at: &index, "false", .false)
+        case UInt8(ascii: "n"):
+            return literal(bytes, at: &index, "null", .null)
+        default:
+            return false
+        }
+    }
+
+    /// Reads the object or array whose bracket is at `index`: its members or elements, separated
+    /// by commas, one more comma allowed before the end, as `JSONDecoder` allows it.
+    private mutating func container(_ bytes: Span<UInt8>, at index: inout Int, depth: Int, isObject: Bool) -> Bool {
+        let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        let start = tokens.count
+        tokens.append(JSONToken(kind: isObject ? .object : .array))
+        index += 1
+        var count: Int32 = 0
+        Self.skipWhitespace(bytes, &index)
+        while index < bytes.count, bytes[index] != closing {
+            if isObject {
+                guard bytes[index] == UInt8(ascii: "\""), string(bytes, at: &index) else { return false }
+                Self.skipWhitespace(bytes, &index)
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+                index += 1
+            }
+            guard value(bytes, at: &index, depth: depth + 1) else { return false }
+            count += 1
+            Self.skipWhitespace(bytes, &index)
+            guard index < bytes.count else { return false }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                Self.skipWhitespace(bytes, &index)
+            } else if bytes[index] != closing {
+                return false
+            }
+        }
+        guard index < bytes.count else { return false }
+        index += 1
+        tokens[start].count = count
+        tokens[start].end = Int32(tokens.count)
+        return true
+    }
+
+    private mutating func literal(
+        _ bytes: Span<UInt8>, at index: inout Int, _ literal: StaticString, _ kind: JSONToken.Kind
+    ) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        let matches = literal.withUTF8Buffer { expected in
+            (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
+        }
+        guard matches else { return false }
+        append(JSONToken(kind: kind))
+        index += count
+        return true
+    }
+
+    /// Appends a value that holds no other.
+    private mutating func append(_ token: JSONToken) {
+        var token = token
+        token.end = Int32(tokens.count + 1)
+        tokens.append(token)
+    }
+
+    private static func skipWhitespace(_ bytes: Span<UInt8>, _ index: inout Int) {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): index += 1
+            default: return
+            }
+        }
+    }
+
+    // MARK: Strings
+
+    /// Reads the string whose opening quote is at `index`, and moves `index` past its closing
+    /// quote; `false` when it is not a valid JSON string.
+    private mutating func string(_ bytes: Span<UInt8>, at index: inout Int) -> Bool {
+        let start = index + 1
+        var position = start
+        var isPlain = true
+        while true {
+            // Most of a string is plain ASCII, which is skipped eight bytes at a time.
+            position = ByteScan.first(in: bytes, from: position) {
+                ByteScan.marksOfNonASCII($0) | ByteScan.marks(below: 0x20, in: $0)
+                    | ByteScan.marks(of: UInt8(ascii: "\""), in: $0) | ByteScan.marks(of: UInt8(ascii: "\\"), in: $0)
+            } where: {
+                $0 >= 0x80 || $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+            }
+            guard position < bytes.count else { return false }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                var token = JSONToken(kind: .string)
+                token.storage = isPlain ? .plain : .escaped
+                token.start = Int32(start)
+                token.count = Int32(position - start)
+                append(token)
+                index = position + 1
+                return true
+            } else if byte == UInt8(ascii: "\\") {
+                guard let length = Self.escapeLength(bytes, at: position) else { return false }
+                isPlain = false
+                position += length
+            } else if byte < 0x20 {
+                // JSON allows control characters only escaped.
+                return false
+            } else {
+                guard let length = Self.utf8SequenceLength(bytes, at: position) else { return false }
+                isPlain = false
+                position += length
+            }
+        }
+    }
+
+    /// The length of the escape that starts with the backslash at `index`, or `nil` when JSON does
+    /// not allow it. A UTF-16 surrogate must come in a pair, as Foundation's decoder demands.
+    private static func escapeLength(_ bytes: Span<UInt8>, at index: Int) -> Int? {
+        guard index + 1 < bytes.count else { return nil }
+        switch bytes[index + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return 2
+        case UInt8(ascii: "u"):
+            guard let unit = hexUnit(bytes, at: index + 2) else { return nil }
+            switch unit {
+            case 0xD800...0xDBFF:
+                guard index + 7 < bytes.count, bytes[index + 6] == UInt8(ascii: "\\"),
+                    bytes[index + 7] == UInt8(ascii: "u"), let low = hexUnit(bytes, at: index + 8),
+                    (0xDC00...0xDFFF).contains(low)
+                else { return nil }
+                return 12
+            case 0xDC00...0xDFFF:
+                return nil
+            default:
+                return 6
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The four hexadecimal digits at `index` as a UTF-16 code unit.
+    private static func hexUnit(_ bytes: Span<UInt8>, at index: Int) -> UInt32? {
+        guard index + 4 <= bytes.count else { return nil }
+        var unit: UInt32 = 0
+        for offset in 0..<4 {
+            guard let digit = hexDigit(bytes[index + offset]) else { return nil }
+            unit = unit << 4 | digit
+        }
+        return unit
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// The length of the well-formed UTF-8 sequence at `index`, whose first byte is not ASCII, or
+    /// `nil`: no overlong forms, no surrogates, nothing beyond U+10FFFF (Unicode's table 3-7).
+    private static func utf8SequenceLength(_ bytes: Span<UInt8>, at index: Int) -> Int? {
+        let length: Int
+        var second: ClosedRange<UInt8> = 0x80...0xBF
+        switch bytes[index] {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: (length, second) = (3, 0xA0...0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: (length, second) = (3, 0x80...0x9F)
+        case 0xF0: (length, second) = (4, 0x90...0xBF)
+        case 0xF1...0xF3: length = 4
+        case 0xF4: (length, second) = (4, 0x80...0x8F)
+        default: return nil
+        }
+        guard index + length <= bytes.count, second.contains(bytes[index + 1]) else { return nil }
+        for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 {
+            return nil
+        }
+        return length
+    }
+
+    /// The UTF-8 bytes that the string content at `range`, already found valid, stands for.
+    static func unescaped(_ bytes: Span<UInt8>, _ range: Range<Int>) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(range.count)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < range.upperBound else {
+                result.append(byte)
+                index += 1
+                continue
+            }
+            let escaped = bytes[index + 1]
+            index += 2
+            switch escaped {
+            case UInt8(ascii: "b"): result.append(0x08)
+            case UInt8(ascii: "f"): result.append(0x0C)
+            case UInt8(ascii: "n"): result.append(0x0A)
+            case UInt8(ascii: "r"): result.append(0x0D)
+            case UInt8(ascii: "t"): result.append(0x09)
+            case UInt8(ascii: "u"):
+                guard var scalar = hexUnit(bytes, at: index) else { continue }
+                index += 4
+                if (0xD800...0xDBFF).contains(scalar), let low = hexUnit(bytes, at: index + 2),
+                    (0xDC00...0xDFFF).contains(low)
+                {
+                    scalar = 0x10000 + (scalar - 0xD800) << 10 + (low - 0xDC00)
+                    index += 6
+                }
+                if let scalar = Unicode.Scalar(scalar) {
+                    UTF8.encode(scalar) { result.append($0) }
+                }
+            default: result.append(escaped)
+            }
+        }
+        return result
+    }
+
+    // MARK: Numbers
+
+    /// The decimal exponents that a double holds exactly, 10^0 through 10^22.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+        1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// Reads the number at `start` as ``WireJSON`` reads it through `JSONDecoder`; `nil` for a
+    /// malformed number and for the numbers this parser leaves to Foundation.
+    private static func number(_ bytes: Span<UInt8>, at start: Int) -> (end: Int, kind: JSONToken.Kind, bits: UInt64)? {
+        var index = start
+        let isNegative = bytes[index] == UInt8(ascii: "-")
+        if isNegative { index += 1 }
+        // The number is `significand` × 10^`exponent`, read from all its digits.
+        var significand: UInt64 = 0
+        var exponent = 0
+        var isInteger = true
+        guard index < bytes.count, let first = digit(bytes[index]) else { return nil }
+        if first == 0 {
+            index += 1
+            // A leading zero is an error that JSONDecoder reports at the number's path.
+            if index < bytes.count, digit(bytes[index]) != nil { return nil }
+        } else {
+            while index < bytes.count, let digit = digit(bytes[index]) {
+                guard accumulate(digit, into: &significand) else { return nil }
+                index += 1
+            }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, digit(bytes[index]) != nil else { return nil }
+            while index < bytes.count, let digit = digit(bytes[index]) {
+                guard accumulate(digit, into: &significand) else { return nil }
+                exponent -= 1
+                index += 1
+            }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            var exponentIsNegative = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                exponentIsNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            guard index < bytes.count, digit(bytes[index]) != nil else { return nil }
+            var written = 0
+            while index < bytes.count, let digit = digit(bytes[index]) {
+                // Beyond a few hundred, an exponent gives a number this parser leaves to Foundation.
+                written = min(written * 10 + Int(digit), 100_000)
+                index += 1
+            }
+            exponent += exponentIsNegative ? -written : written
+        }
+        let read: (kind: JSONToken.Kind, bits: UInt64)?
+        if isInteger {
+            read = integer(significand, isNegative: isNegative)
+        } else {
+            read = decimal(significand, exponent, isNegative: isNegative, text: bytes, start..<index)
+        }
+        return read.map { (index, $0.kind, $0.bits) }
+    }
+
+    private static func digit(_ byte: UInt8) -> UInt64? {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? UInt64(byte - UInt8(ascii: "0")) : nil
+    }
+
+    /// Appends a decimal digit to `significand`; `false` when it no longer fits.
+    private static func accumulate(_ digit: UInt64, into significand: inout UInt64) -> Bool {
+        let (tenfold, overflow) = significand.multipliedReportingOverflow(by: 10)
+        let (sum, carry) = tenfold.addingReportingOverflow(digit)
+        guard !overflow, !carry else { return false }
+        significand = sum
+        return true
+    }
+
+    private static let minusZero = (JSONToken.Kind.double, (-0.0).bitPattern)
+
+    /// A number written without a fraction or an exponent, within `Int64`; `-0` is minus zero.
+    private static func integer(_ magnitude: UInt64, isNegative: Bool) -> (kind: JSONToken.Kind, bits: UInt64)? {
+        guard isNegative else { return magnitude <= UInt64(Int64.max) ? (.integer, magnitude) : nil }
+        if magnitude == 0 { return minusZero }
+        guard magnitude <= Int64.min.magnitude else { return nil }
+        return (.integer, 0 &- magnitude)
+    }
+
+    /// A number written with a fraction or an exponent: `significand` × 10^`exponent`.
+    private static func decimal(
+        _ significand: UInt64, _ exponent: Int, isNegative: Bool, text: Span<UInt8>, _ range: Range<Int>
+    ) -> (kind: JSONToken.Kind, bits: UInt64)? {
+        if significand == 0 { return isNegative ? minusZero : (.integer, 0) }
+        // JSONDecoder reads a number that is an integer within Int64 as that integer, exactly,
+        // however it is written: `2.0`, `1e3`, `12345678901234567.0`.
+        if let magnitude = exactInteger(significand, exponent) {
+            if let integer = integer(magnitude, isNegative: isNegative) { return integer }
+        }
+        guard var number = nearestDouble(significand, exponent, text: text, range) else { return nil }
+        if isNegative { number = -number }
+        // Below the normal range a double loses digits, and a number that is not an integer but
+        // whose double is (`1.0000000000000001`) JSONDecoder reads as an integer: both are left
+        // to Foundation, as is a number beyond a double's range, which it refuses.
+        guard number.isNormal, number.magnitude >= 0x1p63 || number != number.rounded(.towardZero) else {
+            return nil
+        }
+        return (.double, number.bitPattern)
+    }
+
+    /// `significand` × 10^`exponent` when it is an integer that a `UInt64` holds.
+    private static func exactInteger(_ significand: UInt64, _ exponent: Int) -> UInt64? {
+        var value = significand
+        if exponent >= 0 {
+            for _ in 0..<min(exponent, 20) {
+                let (tenfold, overflow) = value.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                value = tenfold
+            }
+            return exponent > 20 ? nil : value
+        }
+        guard exponent >= -19 else { return nil }
+        for _ in 0..<(-exponent) {
+            guard value % 10 == 0 else { return nil }
+            value /= 10
+        }
+        return value
+    }
+
+    /// The double nearest to `significand` × 10^`exponent`, rounded as `JSONDecoder` rounds:
+    /// correctly, to the nearest.
+    private static func nearestDouble(_ significand: UInt64, _ exponent: Int, text: Span<UInt8>, _ range: Range<Int>)
+        -> Double?
+    {
+        // Both factors exact, one operation rounds correctly (Clinger's fast path).
+        if significand <= 1 << 53, exponent.magnitude < powersOfTen.count {
+            let power = powersOfTen[Int(exponent.magnitude)]
+            return exponent < 0 ? Double(significand) / power : Double(significand) * power
+        }
+        var digits: [UInt8] = []
+        digits.reserveCapacity(range.count)
+        for index in range { digits.append(text[index]) }
+        return Double(String(decoding: digits, as: UTF8.self))
+    }
+}
