@@ -138,4 +138,25 @@ struct AssetValueTests {
             _ = try RecordDecoder().decode(Episode.self, from: record)
         }
     }
+
+    @Test("A downloaded asset value that the edit did not touch is not sent again")
+    func untouchedAssetValueInAnUpdate() throws {
+        try withTemporaryDirectory { directory in
+            let encoder = encoder(directory)
+            let local = try encoder.encode(Episode(id: "e1", title: "Pilot", transcript: Self.transcript, notes: nil))
+            guard case .asset(let written)? = local["transcript"] else {
+                Issue.record("an asset value is an asset")
+                return
+            }
+            // As the server returns it, once the app has downloaded its file.
+            var fetched = local
+            fetched["transcript"] = .asset(
+                RecordAsset(fileURL: written.fileURL, fileChecksum: "c1", size: 40, downloadURL: "https://x/${f}"))
+            fetched.metadata = RecordMetadata(changeTag: "t")
+            var episode = try RecordDecoder().decode(Episode.self, from: fetched)
+            episode.title = "Pilot, part 1"
+            let update = try encoder.encode(episode, updating: fetched)
+            #expect(update.fields == ["title": .string("Pilot, part 1")])
+        }
+    }
 }

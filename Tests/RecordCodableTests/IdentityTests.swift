@@ -237,15 +237,74 @@ struct IdentityTests {
         #expect(record.fields == ["display_name": .string("x")])
     }
 
-    @Test("An optional identifier: present names the record, nil gets a new name")
+    @Test("An optional identifier: present names the record; nil leaves the name to the server, and reads back nil")
     func optionalIdentifier() throws {
         struct Draft: Codable, Equatable {
             var id: String?
             var text: String
         }
+        struct Numbered: Codable, Equatable {
+            var id: Int?
+            var text: String
+        }
+        struct Tagged: Codable, Equatable {
+            var id: UUID?
+            var text: String
+        }
         #expect(try roundTrip(Draft(id: "D1", text: "t")).recordName == "D1")
-        let unnamed = try RecordEncoder().encode(Draft(id: nil, text: "t"))
-        #expect(UUID(uuidString: unnamed.recordName) != nil)
+        #expect(try roundTrip(Draft(id: nil, text: "t")).recordName == "")
+        #expect(try roundTrip(Numbered(id: nil, text: "t")).recordName == "")
+        #expect(try roundTrip(Numbered(id: 7, text: "t")).recordName == "7")
+        #expect(try roundTrip(Tagged(id: nil, text: "t")).recordName == "")
+        // Saved, the record goes without a name, for the server to give it one.
+        let request = try RecordsModifyRequest(saving: [Draft(id: nil, text: "t")])
+        let body = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
+        #expect(!body.contains("recordName"))
+    }
+
+    @Test("An identifier key set by hand that the model never encodes is an error that lists what it wrote")
+    func mistypedIdentifierKey() throws {
+        var encoder = RecordEncoder()
+        encoder.identifierKey = "ID"
+        let error = expectEncodingError(at: "") { _ = try encoder.encode(Note(id: "n", title: "t")) }
+        #expect(
+            error?.context?.debugDescription
+                == "The identifier key 'ID' was set, but Note does not encode it; it wrote 'id', 'title'. Set "
+                + "identifierKey to the key of the model's identifier, or to nil to name each record with a new UUID.")
+        // The default key, absent, still names the record with a new UUID.
+        struct Anonymous: Codable { var text: String }
+        #expect(UUID(uuidString: try RecordEncoder().encode(Anonymous(text: "t")).recordName) != nil)
+        encoder.identifierKey = nil
+        #expect(UUID(uuidString: try encoder.encode(Note(id: "n", title: "t")).recordName) != nil)
+    }
+
+    @Test("The identifier can be kept as a field as well, for queries")
+    func identifierAsField() throws {
+        var encoder = RecordEncoder()
+        encoder.storesIdentifierAsField = true
+        let record = try roundTrip(Note(id: "n1", title: "t"), encoder: encoder)
+        #expect(record.recordName == "n1")
+        #expect(record.fields == ["id": .string("n1"), "title": .string("t")])
+    }
+
+    @Test("A record read into a dictionary or a model without the identifier gains no identifier entry")
+    func noIdentifierEntry() throws {
+        let record = Record(recordType: "T", recordName: "R1", fields: ["a": .int64(1), "b": .int64(2)])
+        #expect(try RecordDecoder().decode([String: Int].self, from: record) == ["a": 1, "b": 2])
+        struct Keys: Decodable {
+            var keys: [String]
+            var hasID: Bool
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: AnyCodingKey.self)
+                keys = container.allKeys.map(\.stringValue).sorted()
+                hasID = container.contains(AnyCodingKey(stringValue: "id"))
+            }
+        }
+        let keys = try RecordDecoder().decode(Keys.self, from: record)
+        #expect(keys.keys == ["a", "b"])
+        #expect(keys.hasID)
+        let unnamed = try RecordDecoder().decode(Keys.self, from: Record(recordType: "T", recordName: ""))
+        #expect(!unnamed.hasID)
     }
 
     // MARK: Record types

@@ -131,3 +131,28 @@ func withTemporaryDirectoryAsync<Result>(_ body: (URL) async throws -> Result) a
 private func newTemporaryPath() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("RecordCodableTests-\(UUID().uuidString)")
 }
+
+/// Runs `body` on a new thread with a stack of `stackSize` bytes — 512 KB, a secondary thread's
+/// default on Apple platforms — and returns what it returns or throws what it throws. Input that
+/// recursed without bound would overflow that stack and crash the test run.
+func onSmallStack<Result: Sendable>(
+    stackSize: Int = 512 * 1024, _ body: @escaping @Sendable () throws -> Result
+) throws -> Result {
+    let outcome = ThreadOutcome<Result>()
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        outcome.result = Swift.Result { try body() }
+        done.signal()
+    }
+    thread.stackSize = stackSize
+    thread.start()
+    done.wait()
+    guard let result = outcome.result else { throw CancellationError() }
+    return try result.get()
+}
+
+/// What a thread's body returned or threw. Written by the thread before it signals, read after
+/// the wait: never at once.
+private final class ThreadOutcome<Value>: @unchecked Sendable {
+    var result: Result<Value, any Error>?
+}

@@ -111,17 +111,40 @@ struct ValueSemanticsTests {
         #expect(Set(others + [record, same]).count == others.count + 1)
     }
 
-    @Test("A record prints its type, name, fields and metadata, as a struct of them would")
+    @Test("A record prints readably: its type and name, then a field a line, values short")
     func recordDescription() {
-        let record = Record(recordType: "Note", recordName: "n1", fields: ["a": .int64(1)])
+        var record = Record(
+            recordType: "Note", recordName: "n1",
+            fields: [
+                "title": .string(String(repeating: "a", count: 70)), "count": .int64(3), "score": .double(0.5),
+                "blob": .bytes(Data([1, 2])), "due": .date(Date(timeIntervalSince1970: 1_700_000_000.123)),
+                "folder": .reference(RecordReference(recordName: "F1", action: .deleteSelf)),
+                "where": .location(RecordLocation(latitude: 45, longitude: -93)),
+                "photo": .asset(RecordAsset(fileChecksum: "c1", size: 10)),
+                "tags": .list((1...7).map { .int64(Int64($0)) }),
+            ],
+            metadata: RecordMetadata(changeTag: "e1", zoneID: RecordZoneID(zoneName: "Notes")))
+        record.encryptedFields = ["title"]
+        record.clearedFields = ["old"]
         #expect(
-            String(describing: record)
-                == #"Record(recordType: "Note", recordName: "n1", fields: ["a": RecordCodable.RecordValue.int64(1)], metadata: nil)"#
-        )
-        let synced = Record(recordType: "Note", recordName: "n1", metadata: RecordMetadata(changeTag: "e1"))
-        #expect(
-            String(describing: synced).contains(
-                #"metadata: Optional(RecordCodable.RecordMetadata(changeTag: Optional("e1")"#))
-        #expect(!String(describing: synced).contains("Box"))
+            String(describing: record) == """
+                Note "n1" (change tag e1, zone Notes)
+                  blob: 2 bytes
+                  count: 3
+                  due: 2023-11-14T22:13:20.123Z
+                  folder: → F1 (DELETE_SELF)
+                  photo: asset c1 (10 bytes)
+                  score: 0.5
+                  tags: [1, 2, 3, 4, 5, … 2 more]
+                  title: "\(String(repeating: "a", count: 60))…"
+                  where: (45.0, -93.0)
+                  encrypted: title
+                  cleared: old
+                """)
+        #expect(String(describing: Record(recordType: "T", recordName: "")) == "T (unnamed)")
+        // dump shows every part.
+        var dumped = ""
+        dump(record, to: &dumped)
+        #expect(dumped.contains("changeTag"))
     }
 }

@@ -38,10 +38,29 @@ extension RecordDecodingEngine {
             return jsonOrOwn(decoded, from: value, at: path)
         } catch  where decoder.needsJSON {
             // The value is stored as JSON.
+        } catch DecodingError.dataCorrupted(let context) where T.self is any RawRepresentable.Type {
+            throw Self.unknownRawValue(T.self, context)
         }
         // Decode the value whole with the JSON decoder.
         guard case .bytes(let data) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
         return try decodeJSON(type, from: data, at: path)
+    }
+
+    /// The standard library's error for a raw value that no case of an enum has, with the advice
+    /// to make the enum a ``RecordEnum``: a newer version of the app may store values that this
+    /// one does not know.
+    @inline(never)
+    private static func unknownRawValue<T>(_ type: T.Type, _ context: DecodingError.Context) -> DecodingError {
+        guard context.debugDescription.hasPrefix("Cannot initialize "), !(type is any RecordEnum.Type) else {
+            return .dataCorrupted(context)
+        }
+        return .dataCorrupted(
+            DecodingError.Context(
+                codingPath: context.codingPath,
+                debugDescription: context.debugDescription
+                    + ". If other versions of the app may store values that \(type) does not have, make it a "
+                    + "RecordEnum, whose fallbackCase reads them.",
+                underlyingError: context.underlyingError))
     }
 
     /// The value in `value`'s JSON, for a value that caught the signal to restart as JSON and went
@@ -259,8 +278,10 @@ enum Unbox {
         }
     }
 
-    /// A web URL from its text, or a file's URL from an asset (its local file, else its download
-    /// address).
+    /// A web URL from its text, or a file's URL from an asset: its local file, else its download
+    /// address, in which CloudKit's `${f}` placeholder for the file name to download as is filled
+    /// in with the property's name (left as it is, `URL` would percent-encode it into an address
+    /// the server does not know).
     static func url(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> URL {
         switch value {
         case .string(let string):
@@ -270,7 +291,12 @@ enum Unbox {
             return url
         case .asset(let asset):
             if let fileURL = asset.fileURL { return fileURL }
-            if let address = asset.downloadURL, let url = URL(string: address) { return url }
+            if let address = asset.downloadURL {
+                let fileName = path().keys.last(where: { $0.intValue == nil })?.stringValue ?? "file"
+                let filled = address.replacingOccurrences(
+                    of: "${f}", with: fileName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "file")
+                if let url = URL(string: filled) { return url }
+            }
             throw DecodingError.corrupted("The asset has neither a file URL nor a valid download URL.", at: path())
         default:
             throw DecodingError.typeMismatch(URL.self, found: value, at: path())

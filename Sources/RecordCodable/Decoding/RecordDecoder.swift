@@ -44,6 +44,20 @@ public struct RecordDecoder: Sendable {
     /// Creates a decoder with the default options.
     public init() {}
 
+    /// For a decoder that reads records back as an encoder with a custom key strategy wrote
+    /// them: that strategy, which names the field of each key. (A custom decoding strategy names
+    /// the key of each field instead, the other way round.)
+    var fieldNaming: (@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)? {
+        get { options.value.fieldNaming }
+        set {
+            options = options.changed { options in
+                options.fieldNaming = newValue
+                // The engine looks fields up through `fieldNaming` on its custom route.
+                options.keyDecodingStrategy = .custom { $0.last ?? AnyCodingKey(stringValue: "") }
+            }
+        }
+    }
+
     /// Decodes a model from a record.
     ///
     /// - Parameters:
@@ -57,7 +71,8 @@ public struct RecordDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from record: Record) throws -> T {
         let engine = RecordDecodingEngine(record: record, options: self)
         defer { engine.finish() }
-        return try T(from: engine)
+        // The type asked for, which may be a subclass of T, as `JSONDecoder` decodes it.
+        return try type.init(from: engine)
     }
 }
 
@@ -68,6 +83,7 @@ extension RecordDecoder {
         var identifierKey: String? = "id"
         var keyDecodingStrategy = KeyDecodingStrategy.useDefaultKeys
         var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+        var fieldNaming: (@Sendable ([any CodingKey]) -> any CodingKey)?
     }
 
     /// The options of a new decoder, shared by every decoder that changes none of them.

@@ -53,6 +53,36 @@ final class RecordDecodingEngine: Decoder {
         return name.utf8.count == identifierKey.utf8.count && name == identifierKey
     }
 
+    /// The error for a key whose field the record lacks: Foundation's `keyNotFound`, which names a
+    /// field of the record whose name is nearly the one looked for, as a misspelt key's would be.
+    @inline(never)
+    func missingField(_ key: some CodingKey) -> DecodingError {
+        let error = DecodingError.keyNotFound(key, at: .root)
+        let looked = fieldName(forKey: key.stringValue)
+        let nearMisses = NearMisses.of(looked, among: record.fields.keys)
+        guard !nearMisses.isEmpty, case .keyNotFound(let key, let context) = error else { return error }
+        let names = nearMisses.map { "'\($0)'" }.joined(separator: ", ")
+        return .keyNotFound(
+            key,
+            DecodingError.Context(
+                codingPath: context.codingPath,
+                debugDescription: context.debugDescription
+                    + " The record has no field '\(looked)', but has \(names): is the key or the field misspelt?"))
+    }
+
+    /// The field name the key strategy looks up first for a key.
+    private func fieldName(forKey name: String) -> String {
+        switch options.keyDecodingStrategy {
+        case .useDefaultKeys: name
+        case .convertFromSnakeCase: SnakeCase.fromCamelCase(name)
+        case .custom: options.fieldNaming.map { $0([AnyCodingKey(stringValue: name)]).stringValue } ?? name
+        }
+    }
+
+    /// Whether the record has a name for the identifier to read. A record without one was saved
+    /// by a model whose identifier was `nil`, which reads back `nil`.
+    var hasName: Bool { !record.recordName.isEmpty }
+
     /// The value of the field for `key`, found as the key strategy says.
     func field(forKey key: some CodingKey) -> RecordValue? {
         field(named: key.stringValue)
@@ -66,6 +96,9 @@ final class RecordDecodingEngine: Decoder {
         case .convertFromSnakeCase:
             return record.fields[SnakeCase.fromCamelCase(name)] ?? record.fields[name]
         case .custom:
+            if let naming = options.fieldNaming {
+                return record.fields[naming([AnyCodingKey(stringValue: name)]).stringValue]
+            }
             return customFieldNames[name].flatMap { record.fields[$0] }
         }
     }

@@ -9,20 +9,19 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     var codingPath: [any CodingKey] { [] }
 
+    /// The keys of the record's fields. The identifier is not among them: a dictionary, or a
+    /// model that has no identifier, reads the fields alone; a model that has one asks for it.
     var allKeys: [Key] {
-        var keys = engine.fieldKeys.compactMap(Key.init(stringValue:))
-        if let identifierKey = engine.options.identifierKey, let key = Key(stringValue: identifierKey) {
-            keys.append(key)
-        }
-        return keys
+        engine.fieldKeys.compactMap(Key.init(stringValue:))
     }
 
+    /// Whether the key has a field, or is the identifier of a record that has a name.
     func contains(_ key: Key) -> Bool {
-        engine.isIdentifier(key) || engine.field(forKey: key) != nil
+        engine.isIdentifier(key) ? engine.hasName : engine.field(forKey: key) != nil
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        !engine.isIdentifier(key) && engine.field(forKey: key) == nil
+        !contains(key)
     }
 
     // MARK: Values
@@ -82,7 +81,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         let name = key.stringValue
-        if engine.isIdentifier(named: name) { return engine.record.recordName }
+        if engine.isIdentifier(named: name) { return engine.hasName ? engine.record.recordName : nil }
         return try engine.field(named: name).map { try Unbox.string($0, at: .field(key)) }
     }
 
@@ -134,7 +133,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         if T.self == RecordMetadata.self { return try engine.record.metadata.map { try reinterpret($0, as: type) } }
         let name = key.stringValue
-        if engine.isIdentifier(named: name) { return try identifier(as: type, forKey: key) }
+        if engine.isIdentifier(named: name) { return engine.hasName ? try identifier(as: type, forKey: key) : nil }
         guard let value = engine.field(named: name) else { return nil }
         // An optional linked model whose record was not given is nil.
         if engine.isMissingLinkedRecord(value), T.self is any LinkedRecord.Type { return nil }
@@ -171,7 +170,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     }
 
     private func field(_ key: Key, named name: String) throws -> RecordValue {
-        guard let value = engine.field(named: name) else { throw DecodingError.keyNotFound(key, at: .root) }
+        guard let value = engine.field(named: name) else { throw engine.missingField(key) }
         return value
     }
 
@@ -184,7 +183,8 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     }
 
     private func optionalField(_ key: Key, named name: String, as type: Any.Type) throws -> RecordValue? {
-        engine.isIdentifier(named: name) ? try identifierOrField(key, named: name, as: type) : engine.field(named: name)
+        guard engine.isIdentifier(named: name) else { return engine.field(named: name) }
+        return engine.hasName ? try identifierOrField(key, named: name, as: type) : nil
     }
 
     /// The value of a type that stands for `nil` — an optional, or a wrapper of one — when its
@@ -193,7 +193,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     private func missingValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         var decoder = engine.makeValueDecoder(for: nil, at: .field(key), canRestartAsJSON: false)
         defer { engine.recycle(&decoder) }
-        guard let value = try? T(from: decoder) else { throw DecodingError.keyNotFound(key, at: .root) }
+        guard let value = try? T(from: decoder) else { throw engine.missingField(key) }
         return value
     }
 
@@ -214,7 +214,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     @inline(__always)
     private func optionalInteger<I: FixedWidthInteger>(_ type: I.Type, forKey key: Key) throws -> I? {
         let name = key.stringValue
-        if engine.isIdentifier(named: name) { return try identifierNumber(type, forKey: key) }
+        if engine.isIdentifier(named: name) { return engine.hasName ? try identifierNumber(type, forKey: key) : nil }
         return try engine.field(named: name).map { try Unbox.integer(type, from: $0, at: .field(key)) }
     }
 

@@ -103,6 +103,8 @@ extension RecordEncodingEngine {
     private func recordName<M: LinkedRecord>(of model: M) -> String {
         let probe = RecordEncodingEngine(options: options, typeInfo: ModelTypes.info(of: M.self), graph: nil)
         probe.encodesIdentifierOnly = true
+        // The probe's spare value encoder refers back to it: letting it go ends the cycle.
+        defer { probe.abandon() }
         // Whatever else the model's encode(to:) does, the name counts once it is written.
         _ = try? model.encode(to: probe)
         if let name = probe.encodedRecordName {

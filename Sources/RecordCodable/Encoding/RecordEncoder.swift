@@ -49,10 +49,30 @@ public struct RecordEncoder: Sendable {
     ///
     /// A model without such a key gets a new UUID as its name each time it is encoded. To update
     /// the same record later, keep the name: give the model an identifier, or keep the encoded
-    /// record.
+    /// record. A key set here by hand that the model never encodes is an error, so that a typo
+    /// (`"ID"` for `id`) does not name every record anew. An optional identifier that is `nil`
+    /// names no record: the record's name is empty, and the server names it when it is saved.
     public var identifierKey: String? {
         get { options.value.identifierKey }
-        set { options = options.changed { $0.identifierKey = newValue } }
+        set {
+            options = options.changed {
+                $0.identifierKey = newValue
+                $0.identifierKeyIsExplicit = true
+            }
+        }
+    }
+
+    /// Whether ``identifierKey`` was set by hand.
+    var identifierKeyIsExplicit: Bool { options.value.identifierKeyIsExplicit }
+
+    /// Whether the identifier is also stored as a field, under its key, beside naming the record.
+    ///
+    /// The default is `false`: the record's name holds the identifier. Turn it on to keep a field
+    /// that queries can filter on, as records written by CloudKitCodable have. The decoder reads
+    /// the identifier from the record's name either way.
+    public var storesIdentifierAsField: Bool {
+        get { options.value.storesIdentifierAsField }
+        set { options = options.changed { $0.storesIdentifierAsField = newValue } }
     }
 
     /// How coding keys become field names. The default uses the keys as they are.
@@ -97,7 +117,7 @@ public struct RecordEncoder: Sendable {
     /// - Throws: `EncodingError.invalidValue`, with the coding path of the value, when a value
     ///   cannot be stored: an unsigned integer over `Int64.max`, a field name the record format
     ///   does not allow, a top-level value that is not keyed, an asset file that cannot be
-    ///   written. ``RecordEncodingError/recordTooLarge(size:limit:heaviestFields:)`` when the
+    ///   written, an ``identifierKey`` set by hand that the model does not encode. ``RecordEncodingError/recordTooLarge(size:limit:heaviestFields:)`` when the
     ///   record is larger than ``maximumRecordSize``.
     public func encode<T: Encodable>(_ value: T) throws -> Record {
         try encodeRecord(value, graph: nil, fallbackName: nil)
@@ -110,6 +130,9 @@ extension RecordEncoder {
     struct Options: Sendable {
         var maximumRecordSize = 1_000_000
         var identifierKey: String? = "id"
+        /// Whether `identifierKey` was set by hand: a key the model never writes is then an error.
+        var identifierKeyIsExplicit = false
+        var storesIdentifierAsField = false
         var keyEncodingStrategy = KeyEncodingStrategy.useDefaultKeys
         var assetDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("RecordCodableAssets", isDirectory: true)

@@ -26,6 +26,8 @@ final class RecordEncodingEngine: Encoder {
     /// The record's fields, and their size so far.
     @exclusivity(unchecked) private var fieldWriter: RecordFieldWriter
     @exclusivity(unchecked) private var recordName: String?
+    /// Whether the model wrote its identifier, `nil` included.
+    @exclusivity(unchecked) private var wroteIdentifier = false
     /// The model's `RecordMetadata`, boxed as the record keeps it.
     @exclusivity(unchecked) private var metadataBox: Shared<RecordMetadata>?
     /// Values built through nested containers, stored once the model has finished writing them.
@@ -87,6 +89,9 @@ final class RecordEncodingEngine: Encoder {
                         + "but it is a Bool.")
             }
             try setRecordName(value, forKey: key)
+            if options.storesIdentifierAsField, let value {
+                try fieldWriter.write(value, size: size, keyName: keyName, forKey: key)
+            }
         } else {
             if !pendingFields.isEmpty { dropPendingField(named: keyName) }
             try fieldWriter.write(value, size: size, keyName: keyName, forKey: key)
@@ -111,9 +116,20 @@ final class RecordEncodingEngine: Encoder {
         return keyName.utf8.count == identifierKey.utf8.count && keyName == identifierKey
     }
 
+    /// Notes a property that the model left out as `nil` (`encodeIfPresent`): a `nil` identifier
+    /// names no record, which the server then names.
+    @inline(__always)
+    func noteAbsentValue(forKey key: some CodingKey) {
+        if isIdentifier(key.stringValue) {
+            wroteIdentifier = true
+            recordName = nil
+        }
+    }
+
     /// Names the record with the identifier's value: text, or an integer's decimal digits. Text
     /// that CloudKit would refuse as a name is an error here, where its path is known.
     func setRecordName(_ value: RecordValue?, forKey key: some CodingKey) throws {
+        wroteIdentifier = true
         switch value {
         case .string(let name):
             if let problem = RecordName.problem(with: name) {
@@ -227,9 +243,30 @@ final class RecordEncodingEngine: Encoder {
         }
         return Record(
             recordType: typeInfo.recordType,
-            recordName: recordName ?? fallbackName ?? UUID().uuidString,
+            recordName: try finishedRecordName(of: value, fields: fields),
             fields: fields,
             metadataBox: metadataBox)
+    }
+
+    /// The record's name: the identifier's value; for a linked model without one, the name its
+    /// references give it; empty for an identifier that is `nil`, so that the server names the
+    /// record; else a new UUID.
+    private func finishedRecordName<T>(of value: T, fields: [String: RecordValue]) throws -> String {
+        if let recordName { return recordName }
+        if let fallbackName { return fallbackName }
+        if wroteIdentifier { return "" }
+        if options.identifierKeyIsExplicit, let identifierKey = options.identifierKey {
+            // A key set by hand that the model never writes is a mistake, such as "ID" for `id`:
+            // without this, every encode would name the record anew and keep the identifier as a field.
+            let written = fields.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            throw EncodingError.invalid(
+                value, at: .root,
+                "The identifier key '\(identifierKey)' was set, but \(T.self) does not encode it; it wrote "
+                    + (written.isEmpty ? "no field" : written)
+                    + ". Set identifierKey to the key of the model's identifier, or to nil to name each record "
+                    + "with a new UUID.")
+        }
+        return UUID().uuidString
     }
 
     /// Lets go of what refers back to the engine, when encoding stops early with an error.
@@ -243,20 +280,25 @@ final class RecordEncodingEngine: Encoder {
         let sizes: [(name: String, size: Int)] = fields.map { name, value in
             (name, name.utf8.count &+ value.encodedSize)
         }
-        let heaviest = sizes.sorted { first, second in
+        // At most three, and only those that weigh: a field of under a twentieth of the record
+        // would not bring it under the limit if it moved to an asset.
+        let total = fieldWriter.size
+        let sorted = sizes.sorted { first, second in
             first.size != second.size ? first.size > second.size : first.name < second.name
         }
-        .prefix(3).map(\.name)
+        let heaviest = sorted.prefix(3).enumerated()
+            .filter { index, field in index == 0 || field.size >= total / 20 }
+            .map(\.element.name)
         return .recordTooLarge(size: fieldWriter.size, limit: options.maximumRecordSize, heaviestFields: heaviest)
     }
 
     /// Throws when `value` is of a type stored as a single field, such as a `Date` or a `URL`,
     /// which cannot be a whole record even if its own `encode(to:)` uses a keyed container.
-    func rejectSingleValue<T: Encodable>(_ value: T) throws {
+    func rejectSingleValue<T: Encodable>(_ value: T, at path: CodingPath = .root) throws {
         guard let special = encodeSpecial(value) else { return }
         rejectTopLevel("a single \(T.self)")
         throw EncodingError.invalid(
-            value, at: .root,
+            value, at: path,
             "Top-level \(T.self) is stored as \(special.value.kindDescription), but a record holds named fields: "
                 + "encode a struct or class with a keyed container.")
     }

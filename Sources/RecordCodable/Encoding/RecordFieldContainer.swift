@@ -13,6 +13,54 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try engine.store(nil, size: 0, forKey: key)
     }
 
+    // MARK: Optional values
+
+    // A property left out as nil writes nothing, but the engine notes a nil identifier. Each
+    // overload writes a present value as `encode` does.
+
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        guard let value else { return engine.noteAbsentValue(forKey: key) }
+        try encode(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        guard let value else { return engine.noteAbsentValue(forKey: key) }
+        try encode(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        guard let value else { return engine.noteAbsentValue(forKey: key) }
+        try encode(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
+        guard let value else { return engine.noteAbsentValue(forKey: key) }
+        try encode(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try optionalInteger(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
+        try optionalInteger(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
+        try optionalInteger(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+        try optionalInteger(value, forKey: key)
+    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        guard let value else { return engine.noteAbsentValue(forKey: key) }
+        try encode(value, forKey: key)
+    }
+
+    @inline(__always)
+    private mutating func optionalInteger<I: FixedWidthInteger & Encodable>(_ value: I?, forKey key: Key) throws {
+        guard let value else { return engine.noteAbsentValue(forKey: key) }
+        try storeInteger(value, forKey: key)
+    }
+
     mutating func encode(_ value: String, forKey key: Key) throws {
         try engine.store(.string(value), size: value.utf8.count, forKey: key)
     }
@@ -72,9 +120,10 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             .unkeyedContainer(at: CodingPathNode.root.appending(key), userInfo: engine.userInfo)
     }
 
-    /// The record's own encoder, so that a superclass writes its fields into the same record.
+    /// An encoder of the same record, so that a superclass writes its fields into it; at the
+    /// path `super`, where an error is reported if the superclass writes something else.
     mutating func superEncoder() -> any Encoder {
-        engine
+        RecordSuperEncoder(engine: engine)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
@@ -114,13 +163,15 @@ extension EncodingError {
 /// fields, so every value it is given is an error.
 struct TopLevelUnkeyedContainer: UnkeyedEncodingContainer {
     let engine: RecordEncodingEngine
+    /// The record's path: the root, or `super` for a superclass's encoder.
+    var path = CodingPath.root
 
-    var codingPath: [any CodingKey] { [] }
+    var codingPath: [any CodingKey] { path.keys }
     var count: Int { 0 }
 
     private func reject(_ value: Any) -> EncodingError {
         .invalid(
-            value, at: .root,
+            value, at: path,
             "A record holds named fields and cannot be encoded from an unkeyed container; "
                 + "encode a struct or class with a keyed container.")
     }
@@ -150,13 +201,15 @@ struct TopLevelUnkeyedContainer: UnkeyedEncodingContainer {
 /// `nil` — cannot be a record and is an error.
 struct TopLevelSingleValueContainer: SingleValueEncodingContainer {
     let engine: RecordEncodingEngine
+    /// The record's path: the root, or `super` for a superclass's encoder.
+    var path = CodingPath.root
 
-    var codingPath: [any CodingKey] { [] }
+    var codingPath: [any CodingKey] { path.keys }
 
     private func reject(_ value: Any, as description: String) -> EncodingError {
         engine.rejectTopLevel(description)
         return .invalid(
-            value, at: .root,
+            value, at: path,
             "A record holds named fields and cannot be encoded from \(description); "
                 + "encode a struct or class with a keyed container.")
     }
@@ -183,7 +236,34 @@ struct TopLevelSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt128) throws { throw reject(value, as: "a single UInt128") }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try engine.rejectSingleValue(value)
+        try engine.rejectSingleValue(value, at: path)
         try value.encode(to: engine)
+    }
+}
+
+/// The encoder that `superEncoder()` gives a model: the record's own, at the path `super`.
+///
+/// A superclass's keyed container writes into the record, so that a class hierarchy is one
+/// record. Anything else a superclass writes is an error at `super`, as Foundation's encoders
+/// report it.
+struct RecordSuperEncoder: Encoder {
+    let engine: RecordEncodingEngine
+
+    static var path: CodingPath { .field(AnyCodingKey(stringValue: "super")) }
+
+    var codingPath: [any CodingKey] { Self.path.keys }
+    var userInfo: [CodingUserInfoKey: Any] { engine.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        engine.container(keyedBy: type)
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        engine.rejectTopLevel("an unkeyed container")
+        return TopLevelUnkeyedContainer(engine: engine, path: Self.path)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        TopLevelSingleValueContainer(engine: engine, path: Self.path)
     }
 }

@@ -65,12 +65,51 @@ public struct Record: Hashable, Sendable {
     /// a ``RecordReference`` field, it takes no action on deletion, and its record must be in the
     /// same zone.
     public var parent: RecordReference? {
-        get { parentBox?.value }
-        set { parentBox = newValue.map(Shared.init) }
+        get { extrasBox?.value.parent }
+        set { changeExtras { $0.parent = newValue } }
     }
 
-    /// The parent, kept apart for the same reason as the metadata.
-    private var parentBox: Shared<RecordReference>?
+    /// The names of the fields that saving this record clears on the server.
+    ///
+    /// ``RecordEncoder/encode(_:updating:)`` names here each field that the original
+    /// record had and the edited model no longer writes, such as a property set to `nil`. An
+    /// `update` then sends each as `{"value": null}`, with its type when the record knows it,
+    /// and the server removes the field; fields named nowhere are left as they are. A name that
+    /// is also in ``fields`` is written with its value.
+    ///
+    /// A field that the server sends with a `null` value, or none, is absent from ``fields``, and
+    /// its name is kept here, so that the record's JSON reads back as it was.
+    public var clearedFields: Set<String> {
+        get { Set(clearedFieldTypes.keys) }
+        set {
+            changeExtras { extras in
+                extras.clearedFieldTypes = Dictionary(
+                    uniqueKeysWithValues: newValue.map { ($0, extras.clearedFieldTypes[$0] ?? nil) })
+            }
+        }
+    }
+
+    /// Each cleared field's name, with its field type's name (`"STRING"`, `"INT64_LIST"`) when
+    /// known.
+    var clearedFieldTypes: [String: String?] {
+        get { extrasBox?.value.clearedFieldTypes ?? [:] }
+        set { changeExtras { $0.clearedFieldTypes = newValue } }
+    }
+
+    /// What few records have beside their fields and metadata, kept apart for the same reason as
+    /// the metadata.
+    private var extrasBox: Shared<Extras>?
+
+    private struct Extras: Hashable, Sendable {
+        var parent: RecordReference?
+        var clearedFieldTypes: [String: String?] = [:]
+    }
+
+    private mutating func changeExtras(_ change: (inout Extras) -> Void) {
+        var extras = extrasBox?.value ?? Extras()
+        change(&extras)
+        extrasBox = extras == Extras() ? nil : Shared(extras)
+    }
 
     /// Creates a record.
     ///
@@ -116,14 +155,15 @@ public struct Record: Hashable, Sendable {
 }
 
 extension Record {
-    /// Whether two records have the same type, name, fields, encrypted fields, parent and metadata.
+    /// Whether two records have the same type, name, fields, encrypted fields, cleared fields,
+    /// parent and metadata.
     ///
     /// Empty metadata, `RecordMetadata()`, is the same as none: the server has said nothing about
     /// either record, and neither writes any metadata to CloudKit's JSON.
     public static func == (first: Record, second: Record) -> Bool {
         first.recordType == second.recordType && first.recordName == second.recordName
             && first.fields == second.fields && first.encryptedFields == second.encryptedFields
-            && first.parent == second.parent && first.serverMetadata == second.serverMetadata
+            && first.extrasBox?.value == second.extrasBox?.value && first.serverMetadata == second.serverMetadata
     }
 
     /// Hashes the parts of the record that `==` compares.
@@ -132,7 +172,7 @@ extension Record {
         hasher.combine(recordName)
         hasher.combine(fields)
         hasher.combine(encryptedFields)
-        hasher.combine(parent)
+        hasher.combine(extrasBox?.value)
         hasher.combine(serverMetadata)
     }
 
@@ -159,10 +199,11 @@ extension Record: CustomReflectable {
         var children: KeyValuePairs<String, Any> = [
             "recordType": recordType, "recordName": recordName, "fields": fields, "metadata": metadata as Any,
         ]
-        if !encryptedFields.isEmpty || parent != nil {
+        if !encryptedFields.isEmpty || extrasBox != nil {
             children = [
                 "recordType": recordType, "recordName": recordName, "fields": fields,
-                "encryptedFields": encryptedFields, "parent": parent as Any, "metadata": metadata as Any,
+                "encryptedFields": encryptedFields, "clearedFields": clearedFields, "parent": parent as Any,
+                "metadata": metadata as Any,
             ]
         }
         return Mirror(self, children: children, displayStyle: .struct)

@@ -19,7 +19,8 @@ import Foundation
 /// `recordType` (the server leaves it out of some answers) has an empty type, a field without `type`
 /// takes the type its value implies (see <doc:TheWireFormat>), `ASSET` reads like `ASSETID`, an
 /// encrypted field (`"isEncrypted": true`, or a type such as `ENCRYPTED_BYTES`) reads as its plain
-/// value, a field whose value is `null` or missing is absent, and unknown keys are ignored.
+/// value, a field whose value is `null` or missing is absent (its name kept in
+/// ``Record/clearedFields``), and unknown keys are ignored.
 /// Anything malformed is a `DecodingError` with its coding path.
 extension Record: Codable, WireCodable {
     /// Writes the record as a CloudKit Web Services record dictionary.
@@ -58,8 +59,9 @@ enum WireRecord {
         case stored
         /// The record in a save operation: only the keys a request may carry. The server sets
         /// the system fields itself and refuses a request that sends them, and the zone is the
-        /// request's.
-        case saved
+        /// request's. An update may leave out the type, as Apple's own examples do; a record that
+        /// the operation creates or replaces needs it.
+        case saved(typeRequired: Bool)
     }
 
     // MARK: Writing
@@ -70,27 +72,32 @@ enum WireRecord {
         case .stored:
             object["recordName"] = .string(record.recordName)
             object["recordType"] = .string(record.recordType)
-        case .saved:
+        case .saved(let typeRequired):
             // A record without a name is named by the server.
             if !record.recordName.isEmpty { object["recordName"] = .string(record.recordName) }
-            guard !record.recordType.isEmpty else {
+            if !record.recordType.isEmpty {
+                object["recordType"] = .string(record.recordType)
+            } else if typeRequired {
                 throw EncodingError.invalid(
                     record.recordType, at: path + [AnyCodingKey(stringValue: "recordType")],
                     "Record '\(record.recordName)' has no record type, which the server needs to save it.")
             }
-            object["recordType"] = .string(record.recordType)
         }
         var fields: [String: WireJSON] = [:]
         for (name, value) in record.fields {
             let fieldPath = path + [AnyCodingKey(stringValue: "fields"), AnyCodingKey(stringValue: name)]
+            if case .saved = form { try requireUploaded(value, of: record, field: name, at: fieldPath) }
             fields[name] = try WireField.object(
                 for: value, encrypted: record.encryptedFields.contains(name), at: fieldPath)
+        }
+        for (name, typeName) in record.clearedFieldTypes where record.fields[name] == nil {
+            fields[name] = WireField.clearedObject(typeName: typeName, encrypted: record.encryptedFields.contains(name))
         }
         object["fields"] = .object(fields)
         object.set("parent", record.parent.map(WireField.reference))
         if let metadata = record.metadata {
             object.set("recordChangeTag", metadata.changeTag.map(WireJSON.string))
-            if form == .stored {
+            if case .stored = form {
                 object.set("created", try metadata.created.map { try stamp($0, at: path, key: "created") })
                 object.set("modified", try metadata.modified.map { try stamp($0, at: path, key: "modified") })
                 object.set("zoneID", metadata.zoneID.map { WireField.zoneID($0) })
@@ -100,6 +107,27 @@ enum WireRecord {
             }
         }
         return object
+    }
+
+    /// Refuses to save an asset that the server cannot resolve: a local file not uploaded yet,
+    /// which has neither the upload's receipt nor a checksum of a file the server has.
+    private static func requireUploaded(
+        _ value: RecordValue, of record: Record, field: String, at path: [any CodingKey]
+    ) throws {
+        let assets: [RecordAsset]
+        switch value {
+        case .asset(let asset): assets = [asset]
+        case .list(let elements): assets = elements.compactMap { if case .asset(let asset) = $0 { asset } else { nil } }
+        default: return
+        }
+        for asset in assets where asset.receipt == nil && asset.fileChecksum == nil {
+            let file = asset.fileURL.map { " (\($0.path))" } ?? ""
+            throw EncodingError.invalid(
+                asset, at: path,
+                "The asset in field '\(field)' of record '\(record.recordName)' is a file\(file) that the server "
+                    + "has not received: upload it first (assets/upload, see AssetsUploadRequest), then save the "
+                    + "record with the asset the upload returns.")
+        }
     }
 
     private static func stamp(_ stamp: RecordMetadata.Stamp, at path: [any CodingKey], key: String) throws
@@ -128,15 +156,22 @@ enum WireRecord {
         let recordType = try reader.optionalMember("recordType")?.string() ?? ""
         var fields: [String: RecordValue] = [:]
         var encryptedFields: Set<String> = []
+        var clearedFieldTypes: [String: String?] = [:]
         if let fieldsReader = try reader.optionalMember("fields") {
             for (name, field) in try fieldsReader.members() {
-                guard let read = try WireField.value(from: field) else { continue }
-                fields[name] = read.value
-                if read.isEncrypted { encryptedFields.insert(name) }
+                switch try WireField.content(of: field) {
+                case .value(let value, let isEncrypted):
+                    fields[name] = value
+                    if isEncrypted { encryptedFields.insert(name) }
+                case .cleared(let typeName, let isEncrypted):
+                    clearedFieldTypes[name] = .some(typeName)
+                    if isEncrypted { encryptedFields.insert(name) }
+                }
             }
         }
         var record = Record(recordType: recordType, recordName: recordName, fields: fields, metadata: metadata)
         record.encryptedFields = encryptedFields
+        if !clearedFieldTypes.isEmpty { record.clearedFieldTypes = clearedFieldTypes }
         record.parent = try reader.optionalMember("parent").map(WireField.reference(from:))
         return record
     }

@@ -34,6 +34,9 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
         }
 
         var isDelete: Bool { self == .delete || self == .forceDelete }
+
+        /// Whether the operation may make the record anew, which needs its type.
+        var createsRecord: Bool { self == .create || self == .replace || self == .forceReplace }
     }
 
     /// What the operation does.
@@ -83,8 +86,8 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
 
     /// Writes the operation dictionary as CloudKit Web Services reads it.
     ///
-    /// - Throws: `EncodingError.invalidValue` for a saved record without a ``Record/recordType``,
-    ///   and for any value that the record's JSON cannot carry.
+    /// - Throws: `EncodingError.invalidValue` for a record without a ``Record/recordType`` that the
+    ///   operation creates or replaces, and for any value that the record's JSON cannot carry.
     public func encode(to encoder: any Encoder) throws {
         try WireCoding.encode(self, to: encoder)
     }
@@ -105,7 +108,8 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
             recordObject = named
         } else {
             recordObject = try WireRecord.object(
-                for: record, at: path + [AnyCodingKey(stringValue: "record")], as: .saved)
+                for: record, at: path + [AnyCodingKey(stringValue: "record")],
+                as: .saved(typeRequired: operationType.createsRecord))
         }
         var object: [String: WireJSON] = [
             "operationType": .string(operationType.rawValue),
@@ -122,7 +126,7 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
             throw typeReader.corrupted("Unknown operation type '\(name)'.")
         }
         self.operationType = operationType
-        record = try WireRecord.record(from: reader.member("record"), as: .saved)
+        record = try WireRecord.record(from: reader.member("record"), as: .saved(typeRequired: false))
         desiredKeys = try reader.optionalMember("desiredKeys")?.elements().map { try $0.string() }
     }
 }

@@ -1,8 +1,36 @@
 import Foundation
 
-/// The server's reason for failing an operation on one record.
+/// The server's reason for failing a request, or one operation of it on a record or a zone.
+///
+/// CloudKit Web Services sends it as an error dictionary, alone as the body of a failed request
+/// or in place of a record (or a zone) in a response:
+///
+/// ```json
+/// {"recordName": "N1", "serverErrorCode": "CONFLICT", "reason": "record changed", "uuid": "…"}
+/// ```
+///
+/// The error tells what to do next: ``isConflict`` (fetch the record again and reapply the edit),
+/// ``isRetryable`` and ``retryDelay(attempt:)`` (send the same request again, later), and for
+/// people, ``recoverySuggestion``:
+///
+/// ```swift
+/// for entry in response.records {
+///     guard let error = entry.error else { continue }
+///     if error.isConflict {
+///         // fetch the server's record, merge, save again
+///     } else if let delay = error.retryDelay(attempt: attempt) {
+///         try await Task.sleep(for: .seconds(delay))
+///     } else {
+///         log(error.recoverySuggestion ?? "\(error)")
+///     }
+/// }
+/// ```
 public struct RecordServerError: Error, Hashable, Sendable {
     /// The server's code for the kind of failure, such as `CONFLICT` or `NOT_FOUND`.
+    ///
+    /// The server may send codes that have no constant here: they read all the same, and keep
+    /// their text in ``rawValue``. The constants are the codes of Apple's CloudKit Web Services
+    /// reference, then those that the server sends although the reference does not list them.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The code as the server writes it.
         public var rawValue: String
@@ -11,34 +39,67 @@ public struct RecordServerError: Error, Hashable, Sendable {
         /// The code as the server writes it.
         public var description: String { rawValue }
 
-        /// No permission to access the endpoint, record, zone or database.
+        // The codes of Apple's CloudKit Web Services reference ("Error Codes"), with the HTTP
+        // status the reference gives each.
+
+        /// No permission to access the endpoint, record, zone or database (HTTP 403).
         public static let accessDenied = Code(rawValue: "ACCESS_DENIED")
-        /// An atomic batch failed because another of its operations failed.
+        /// An atomic batch failed because another of its operations failed (HTTP 400).
         public static let atomicError = Code(rawValue: "ATOMIC_ERROR")
-        /// Authentication was rejected.
+        /// Authentication was rejected (HTTP 401).
         public static let authenticationFailed = Code(rawValue: "AUTHENTICATION_FAILED")
-        /// The request needs authentication and had none.
+        /// The request needs authentication and had none (HTTP 421).
         public static let authenticationRequired = Code(rawValue: "AUTHENTICATION_REQUIRED")
-        /// The request was not valid.
+        /// The request was not valid (HTTP 400).
         public static let badRequest = Code(rawValue: "BAD_REQUEST")
-        /// The record's change tag is not the server's: fetch the record and try again.
+        /// The record's change tag is not the server's: fetch the record and try again (HTTP 409).
+        /// Real traffic says ``serverRecordChanged`` for the same thing.
         public static let conflict = Code(rawValue: "CONFLICT")
-        /// A record of that name exists already.
+        /// What the request creates exists already (HTTP 409).
         public static let exists = Code(rawValue: "EXISTS")
-        /// The server failed.
+        /// The server failed (HTTP 500).
         public static let internalError = Code(rawValue: "INTERNAL_ERROR")
-        /// The record was not found.
+        /// The record, zone or other resource was not found (HTTP 404).
         public static let notFound = Code(rawValue: "NOT_FOUND")
-        /// The app's or the user's quota is used up.
+        /// The app's quota (public database) or the user's iCloud quota (private database) is used
+        /// up (HTTP 413).
         public static let quotaExceeded = Code(rawValue: "QUOTA_EXCEEDED")
-        /// The request was throttled: try again after ``RecordServerError/retryAfter``.
+        /// The request was throttled: try again later, after ``RecordServerError/retryAfter`` when
+        /// the server says (HTTP 429).
         public static let throttled = Code(rawValue: "THROTTLED")
-        /// The server failed for now: try again.
+        /// The server failed for now: try again (HTTP 503).
         public static let tryAgainLater = Code(rawValue: "TRY_AGAIN_LATER")
-        /// The operation would break a validating reference.
+        /// The operation would break a validating reference (HTTP 412).
         public static let validatingReferenceError = Code(rawValue: "VALIDATING_REFERENCE_ERROR")
-        /// The zone was not found.
+        /// The zone was not found (HTTP 404).
         public static let zoneNotFound = Code(rawValue: "ZONE_NOT_FOUND")
+
+        // Codes the server sends beyond the reference's list: named in CloudKit JS's error
+        // constants, or CloudKit's own error codes (`CKError.Code`) in the server's spelling.
+
+        /// The record changed on the server since its change tag was read: the code real
+        /// traffic uses for a ``conflict``.
+        public static let serverRecordChanged = Code(rawValue: "SERVER_RECORD_CHANGED")
+        /// The request's parameters are not valid (CloudKit JS's `INVALID_ARGUMENTS`).
+        public static let invalidArguments = Code(rawValue: "INVALID_ARGUMENTS")
+        /// The request is too large: too many operations, or too much data (CloudKit's
+        /// `limitExceeded`).
+        public static let limitExceeded = Code(rawValue: "LIMIT_EXCEEDED")
+        /// CloudKit cannot be reached for now (CloudKit JS's `SERVICE_UNAVAILABLE`).
+        public static let serviceUnavailable = Code(rawValue: "SERVICE_UNAVAILABLE")
+        /// The value of a unique field is taken by another record (CloudKit JS's
+        /// `UNIQUE_FIELD_ERROR`).
+        public static let uniqueFieldError = Code(rawValue: "UNIQUE_FIELD_ERROR")
+        /// The zone is too busy for the operation now (CloudKit's `zoneBusy`).
+        public static let zoneBusy = Code(rawValue: "ZONE_BUSY")
+
+        /// Every code with a constant, in the order above.
+        static let known: [Code] = [
+            .accessDenied, .atomicError, .authenticationFailed, .authenticationRequired, .badRequest, .conflict,
+            .exists, .internalError, .notFound, .quotaExceeded, .throttled, .tryAgainLater,
+            .validatingReferenceError, .zoneNotFound, .serverRecordChanged, .invalidArguments, .limitExceeded,
+            .serviceUnavailable, .uniqueFieldError, .zoneBusy,
+        ]
     }
 
     /// The name of the record the error is about.
@@ -53,15 +114,27 @@ public struct RecordServerError: Error, Hashable, Sendable {
     public var uuid: String?
     /// Where to send the request instead, when the server says.
     public var redirectURL: String?
+    /// The zone the error is about, in the answer to a zones request.
+    public var zoneID: RecordZoneID?
 
     /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - recordName: The name of the record the error is about.
+    ///   - reason: The server's explanation, for people.
+    ///   - serverErrorCode: The kind of failure.
+    ///   - retryAfter: The seconds to wait before retrying.
+    ///   - uuid: The server's identifier of the error.
+    ///   - redirectURL: Where to send the request instead.
+    ///   - zoneID: The zone the error is about.
     public init(
         recordName: String? = nil,
         reason: String? = nil,
         serverErrorCode: Code,
         retryAfter: Double? = nil,
         uuid: String? = nil,
-        redirectURL: String? = nil
+        redirectURL: String? = nil,
+        zoneID: RecordZoneID? = nil
     ) {
         self.recordName = recordName
         self.reason = reason
@@ -69,7 +142,59 @@ public struct RecordServerError: Error, Hashable, Sendable {
         self.retryAfter = retryAfter
         self.uuid = uuid
         self.redirectURL = redirectURL
+        self.zoneID = zoneID
     }
+
+    // MARK: What to do next
+
+    /// Whether the record changed on the server since the change tag the request sent.
+    ///
+    /// Apple's reference calls this `CONFLICT`; the server answers `SERVER_RECORD_CHANGED` too.
+    /// Either way the save did not happen: fetch the record again, apply the change to it, and
+    /// save it with its new change tag.
+    public var isConflict: Bool {
+        serverErrorCode == .conflict || serverErrorCode == .serverRecordChanged
+    }
+
+    /// Whether sending the same request again, later, may succeed.
+    ///
+    /// It is: for a request the server throttled (`THROTTLED`), or could not serve for now
+    /// (`TRY_AGAIN_LATER`, `SERVICE_UNAVAILABLE`, `ZONE_BUSY`), and for any error with a
+    /// ``retryAfter``. An `INTERNAL_ERROR` is not, as Apple's reference tells it apart from
+    /// `TRY_AGAIN_LATER` and CloudKit calls it unrecoverable; nor is a conflict, which needs the
+    /// record fetched again first (see ``isConflict``).
+    public var isRetryable: Bool {
+        retryAfter != nil || Self.transientCodes.contains(serverErrorCode)
+    }
+
+    private static let transientCodes: Set<Code> = [.throttled, .tryAgainLater, .serviceUnavailable, .zoneBusy]
+
+    /// The seconds to wait before sending the request again, or `nil` when retrying will not help
+    /// (see ``isRetryable``).
+    ///
+    /// The server's ``retryAfter`` when it gives one; otherwise a delay that doubles with each
+    /// attempt, from 1 second for the first retry up to 64 seconds, as CloudKit advises for a busy
+    /// zone.
+    ///
+    /// ```swift
+    /// var attempt = 0
+    /// while let delay = error.retryDelay(attempt: attempt), attempt < 5 {
+    ///     try await Task.sleep(for: .seconds(delay))
+    ///     attempt += 1
+    ///     // send the request again…
+    /// }
+    /// ```
+    ///
+    /// - Parameter attempt: How many times the request was retried already: 0 before the first
+    ///   retry.
+    public func retryDelay(attempt: Int = 0) -> Double? {
+        guard isRetryable else { return nil }
+        if let retryAfter, retryAfter.isFinite, retryAfter >= 0 { return retryAfter }
+        let doublings = min(max(attempt, 0), 6)
+        return Double(1 << doublings)
+    }
+
+    // MARK: Wire form
 
     func wireJSON(at path: [any CodingKey]) -> WireJSON {
         .object(wireObject)
@@ -82,6 +207,7 @@ public struct RecordServerError: Error, Hashable, Sendable {
         object.set("retryAfter", retryAfter.map { $0.isFinite ? .double($0) : .null })
         object.set("uuid", uuid.map(WireJSON.string))
         object.set("redirectURL", redirectURL.map(WireJSON.string))
+        object.set("zoneID", zoneID.map { WireField.zoneID($0) })
         return object
     }
 
@@ -92,18 +218,82 @@ public struct RecordServerError: Error, Hashable, Sendable {
         retryAfter = try reader.optionalMember("retryAfter")?.double()
         uuid = try reader.optionalMember("uuid")?.string()
         redirectURL = try reader.optionalMember("redirectURL")?.string()
+        zoneID = try reader.optionalMember("zoneID").map { try WireField.zoneID(from: $0) }
     }
 }
 
 extension RecordServerError: LocalizedError, CustomStringConvertible {
-    /// The record, the code and the server's reason.
+    /// The record or zone, the code and the server's reason.
     public var description: String {
-        let subject = recordName.map { "Record '\($0)'" } ?? "The record"
+        let subject: String
+        if let recordName {
+            subject = "Record '\(recordName)'"
+        } else if let zoneID {
+            subject = "Zone '\(zoneID.zoneName)'"
+        } else {
+            subject = "The record"
+        }
         return "\(subject) failed with \(serverErrorCode.rawValue)" + (reason.map { ": \($0)" } ?? ".")
     }
 
-    /// The record, the code and the server's reason.
+    /// The record or zone, the code and the server's reason.
     public var errorDescription: String? { description }
+
+    /// What to do about the error, for people: one suggestion for each code this package knows,
+    /// and a general one for any other.
+    public var recoverySuggestion: String? {
+        Self.recoverySuggestions[serverErrorCode]
+            ?? "Check the server's reason and the request; quote the error's uuid to Apple if it persists."
+    }
+
+    private static let recoverySuggestions: [Code: String] = [
+        .accessDenied:
+            "Check that the user or the server-to-server key may use this database, zone and record type, and the "
+            + "security roles of the record type in CloudKit Console.",
+        .atomicError:
+            "Another operation of the same atomic request failed: fix that one, then send the request again.",
+        .authenticationFailed:
+            "Check the API token or the server-to-server key ID and signature, and that the signed date is current.",
+        .authenticationRequired:
+            "Sign the user in (redirect to the URL the server gives) and send the request with the web auth token.",
+        .badRequest:
+            "The server refused the request's shape: check the reason, the field types and the keys sent.",
+        .conflict:
+            "The record changed on the server: fetch it again, apply the change to it, and save it with its new "
+            + "change tag.",
+        .exists:
+            "A record or zone of that name exists already: fetch it and update it, or save under another name.",
+        .internalError:
+            "The server failed: try again later, and quote the error's uuid to Apple if it persists.",
+        .notFound:
+            "The record or resource does not exist: it may have been deleted. Check its name and zone.",
+        .quotaExceeded:
+            "The storage quota is used up: free space in the user's iCloud (private database) or the app's "
+            + "(public database).",
+        .throttled:
+            "Too many requests: wait for retryAfter seconds, or longer after each attempt, then try again.",
+        .tryAgainLater:
+            "The server cannot serve the request now: try again after a short wait.",
+        .validatingReferenceError:
+            "The request would break a validating reference: save the record it points to first, or delete the "
+            + "records that point to this one.",
+        .zoneNotFound:
+            "The zone does not exist: create it with a zones/modify request, or check the zone's name and owner.",
+        .serverRecordChanged:
+            "The record changed on the server: fetch it again, apply the change to it, and save it with its new "
+            + "change tag.",
+        .invalidArguments:
+            "Check the request's parameters against the CloudKit Web Services reference.",
+        .limitExceeded:
+            "The request is too large: send fewer operations or smaller records per request.",
+        .serviceUnavailable:
+            "CloudKit cannot be reached for now: wait for retryAfter seconds, or longer after each attempt, then "
+            + "try again.",
+        .uniqueFieldError:
+            "Another record has this value in a unique field: choose another value, or update that record.",
+        .zoneBusy:
+            "The zone is busy: wait a few seconds, longer after each attempt, then try again.",
+    ]
 }
 
 extension RecordServerError: Codable, WireCodable {

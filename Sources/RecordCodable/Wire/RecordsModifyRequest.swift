@@ -79,6 +79,50 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
         self.init(operations: operations, zoneID: zoneID, atomic: atomic)
     }
 
+    /// Creates a request that saves edited models as updates of the records they were decoded
+    /// from, and any model without an original as a new record.
+    ///
+    /// Each model whose record name is among `originals` is encoded with
+    /// ``RecordEncoder/encode(_:updating:)``, so that its update changes only what the edit
+    /// changed, and is left out when the edit changed nothing. Any other model is encoded whole
+    /// and created.
+    ///
+    /// ```swift
+    /// let fetched = page.records.compactMap(\.record)
+    /// var notes = try fetched.map { try RecordDecoder().decode(Note.self, from: $0) }
+    /// notes[0].title = "Renamed"
+    /// let request = try RecordsModifyRequest(saving: notes, updating: fetched)   // one update
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - models: The models to save.
+    ///   - originals: The records the models were decoded from, as the server sent them.
+    ///   - encoder: The encoder that turns each model into a record.
+    ///   - zoneID: The zone of the records, or `nil` for the zone the records came from.
+    ///   - atomic: Whether the whole request fails when one operation fails.
+    /// - Throws: Any error that `encoder` throws for a model.
+    public init<Model: Codable>(
+        saving models: some Sequence<Model>,
+        updating originals: some Sequence<Record>,
+        encoder: RecordEncoder = RecordEncoder(),
+        zoneID: RecordZoneID? = nil,
+        atomic: Bool? = nil
+    ) throws {
+        let originals = Dictionary(originals.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+        var operations: [RecordOperation] = []
+        for model in models {
+            let record = try encoder.encode(model)
+            guard let original = originals[record.recordName] else {
+                operations.append(RecordOperation(saving: record))
+                continue
+            }
+            let update = try encoder.encode(model, updating: original)
+            if update.fields.isEmpty && update.clearedFields.isEmpty { continue }
+            operations.append(RecordOperation(saving: update))
+        }
+        self.init(operations: operations, zoneID: zoneID, atomic: atomic)
+    }
+
     /// Creates a request that saves records, such as those of a graph from
     /// ``RecordEncoder/encodeGraph(_:)``.
     ///

@@ -115,7 +115,7 @@ enum WireField {
         }
     }
 
-    private static func finite(_ number: Double, at path: @autoclosure () -> [any CodingKey]) throws -> WireJSON {
+    static func finite(_ number: Double, at path: @autoclosure () -> [any CodingKey]) throws -> WireJSON {
         guard number.isFinite else {
             throw EncodingError.invalid(number, at: path(), "Unable to encode Double.\(number) directly in JSON.")
         }
@@ -166,7 +166,7 @@ enum WireField {
         return .object(object)
     }
 
-    private static func location(_ location: RecordLocation, at path: [any CodingKey]) throws -> WireJSON {
+    static func location(_ location: RecordLocation, at path: [any CodingKey]) throws -> WireJSON {
         func number(_ key: String, _ value: Double?) throws -> WireJSON? {
             try value.map { try finite($0, at: path + [AnyCodingKey(stringValue: key)]) }
         }
@@ -186,18 +186,29 @@ enum WireField {
 
     // MARK: Reading
 
-    /// The value of a field object, read by its `type`, or by the kind of its value when the
-    /// field has no type, and whether the server keeps it encrypted; `nil` when its `value` is
-    /// `null` or missing, which is how the server sends an absent field.
-    static func value(from field: WireReader) throws -> (value: RecordValue, isEncrypted: Bool)? {
-        guard let value = try field.optionalMember("value") else { return nil }
+    /// What a field object holds.
+    enum Content {
+        /// A value, and whether the server keeps it encrypted.
+        case value(RecordValue, isEncrypted: Bool)
+        /// No value: the field's `value` is `null` or missing, which is how the server sends a
+        /// field the record does not have, and how a save clears one. The type is its plain name,
+        /// when the field has one.
+        case cleared(typeName: String?, isEncrypted: Bool)
+    }
+
+    /// The content of a field object: its value read by its `type`, or by the kind of its value
+    /// when the field has no type.
+    static func content(of field: WireReader) throws -> Content {
         var isEncrypted = try field.optionalMember("isEncrypted")?.bool() ?? false
-        guard let typeReader = try field.optionalMember("type") else { return (try inferred(from: value), isEncrypted) }
-        var typeName = try typeReader.string()
-        if typeName.hasPrefix(encryptedPrefix) {
-            typeName.removeFirst(encryptedPrefix.count)
+        var typeName = try field.optionalMember("type")?.string()
+        if let name = typeName, name.hasPrefix(encryptedPrefix) {
+            typeName = String(name.dropFirst(encryptedPrefix.count))
             isEncrypted = true
         }
+        guard let value = try field.optionalMember("value") else {
+            return .cleared(typeName: typeName, isEncrypted: isEncrypted)
+        }
+        guard let typeName else { return .value(try inferred(from: value), isEncrypted: isEncrypted) }
         let read: RecordValue
         if typeName.hasSuffix(listSuffix),
             let elementType = FieldType(name: String(typeName.dropLast(listSuffix.count)))
@@ -206,11 +217,20 @@ enum WireField {
         } else if let type = FieldType(name: typeName) {
             read = try scalar(type, from: value)
         } else {
+            let typeReader = try field.member("type")
             throw typeReader.corrupted("Unknown field type '\(try typeReader.string())'.")
         }
         // Assets are encrypted already and references never are: a flag on them changes nothing
         // the record can say, and writing it back would be refused.
-        return (read, isEncrypted && canBeEncrypted(read))
+        return .value(read, isEncrypted: isEncrypted && canBeEncrypted(read))
+    }
+
+    /// The object of a field that a save clears: `{"value": null}`, with its type when known.
+    static func clearedObject(typeName: String?, encrypted: Bool) -> WireJSON {
+        var object: [String: WireJSON] = ["value": .null]
+        object.set("type", typeName.map(WireJSON.string))
+        if encrypted { object["isEncrypted"] = .bool(true) }
+        return .object(object)
     }
 
     /// A value of `type`. Numbers may come as JSON strings, as the server sends them to a request
@@ -312,7 +332,7 @@ enum WireField {
             ownerRecordName: try reader.optionalMember("ownerRecordName")?.string())
     }
 
-    private static func location(from reader: WireReader) throws -> RecordLocation {
+    static func location(from reader: WireReader) throws -> RecordLocation {
         RecordLocation(
             latitude: try reader.member("latitude").double(),
             longitude: try reader.member("longitude").double(),

@@ -1,0 +1,175 @@
+import Foundation
+
+extension RecordEncoder {
+    /// Encodes an edited model as an update of the record it was decoded from: a record that
+    /// holds only what the edit changed.
+    ///
+    /// The update carries the fields whose value differs from what the model, as decoded from
+    /// `original`, would write, and names in ``Record/clearedFields`` each field that the model no
+    /// longer writes — a property set to `nil`, a list emptied into `nil`. Its name, type and
+    /// metadata (the change tag the server checks) are the original's. Saved with
+    /// ``RecordOperation/init(saving:)``, it is an `update` that changes those fields and leaves
+    /// every other field of the server's record as it is:
+    ///
+    /// ```swift
+    /// var note = try RecordDecoder().decode(Note.self, from: fetched)
+    /// note.title = "Renamed"
+    /// note.dueDate = nil
+    /// let update = try RecordEncoder().encode(note, updating: fetched)
+    /// // update.fields == ["title": .string("Renamed")], update.clearedFields == ["dueDate"]
+    /// let body = try JSONEncoder().encode(RecordsModifyRequest(savingRecords: [update]))
+    /// ```
+    ///
+    /// So what the model cannot represent stays on the server untouched: a field the model does
+    /// not know (added by a newer version of the app), an enum value newer than the model that it
+    /// read as its ``RecordEnum/fallbackCase``, a server asset that a `URL` property holds as its
+    /// download address, the sub-millisecond digits of a `Date` that the server never had. A
+    /// field that the original lacks because it was fetched with `desiredKeys` is not cleared.
+    ///
+    /// An edit that changes nothing gives an update with no fields and nothing cleared; skip
+    /// saving it:
+    ///
+    /// ```swift
+    /// if update.fields.isEmpty && update.clearedFields.isEmpty { return }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: The edited model.
+    ///   - original: The record the model was decoded from, as the server sent it.
+    /// - Returns: The update: the original's name, type and metadata, the changed fields, and the
+    ///   cleared ones.
+    /// - Throws: What ``encode(_:)`` throws; `EncodingError.invalidValue` when the model cannot
+    ///   read `original` (its `DecodingError` is the underlying error) or when the model's
+    ///   identifier names another record.
+    public func encode<T: Codable>(_ value: T, updating original: Record) throws -> Record {
+        let edited = try encode(value)
+        let baseline = try encode(readBack(T.self, from: original, linkedRecords: [] as [Record]))
+        return try RecordUpdate(original: original, baseline: baseline).update(to: edited, of: value)
+    }
+
+    /// Encodes an edited model and the models it links to as updates of the records they were
+    /// decoded from.
+    ///
+    /// Each record of the graph (see ``encodeGraph(_:)``) is compared with its own original, as
+    /// ``encode(_:updating:)`` compares one: a record whose original is among `original` and
+    /// `linkedOriginals` becomes an update of the fields that changed, and a record of a model
+    /// the edit added, which has none, is the whole new record.
+    ///
+    /// ```swift
+    /// let post = try RecordDecoder().decode(Post.self, from: postRecord, linkedRecords: fetched)
+    /// post.author.name = "Mei Chen"
+    /// let records = try RecordEncoder().encodeGraph(post, updating: postRecord, linkedOriginals: fetched)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: The edited model.
+    ///   - original: The model's own record, as the server sent it.
+    ///   - linkedOriginals: The records of the models it links to, as the server sent them.
+    /// - Returns: The model's update first, then one record for each model it links to.
+    /// - Throws: What ``encode(_:updating:)`` throws, for the model or any model it links to.
+    public func encodeGraph<T: Codable>(
+        _ value: T, updating original: Record, linkedOriginals: some Sequence<Record>
+    ) throws -> [Record] {
+        let originals = Dictionary(
+            ([original] + Array(linkedOriginals)).map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+        let edited = try encodeGraph(value)
+        let baselines = try encodeGraph(readBack(T.self, from: original, linkedRecords: originals.values))
+        let baselineByName = Dictionary(
+            baselines.dropFirst().map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+        var records: [Record] = []
+        for (index, record) in edited.enumerated() {
+            // The model's own record updates the original given for it; a linked record, the
+            // original of its name, if it has one.
+            if index == 0, let baseline = baselines.first {
+                records.append(try RecordUpdate(original: original, baseline: baseline).update(to: record, of: value))
+            } else if let original = originals[record.recordName], let baseline = baselineByName[record.recordName] {
+                records.append(try RecordUpdate(original: original, baseline: baseline).update(to: record, of: value))
+            } else {
+                records.append(record)
+            }
+        }
+        return records
+    }
+
+    /// The model as it reads `original`, through a decoder that finds fields where this encoder
+    /// writes them.
+    private func readBack<T: Decodable>(
+        _ type: T.Type, from original: Record, linkedRecords: some Sequence<Record>
+    ) throws -> T {
+        do {
+            return try matchingDecoder.decode(type, from: original, linkedRecords: linkedRecords)
+        } catch {
+            throw EncodingError.invalid(
+                original, at: [] as [any CodingKey],
+                "\(T.self) cannot read the original record '\(original.recordName)', so what changed cannot be "
+                    + "told: \(error)",
+                underlyingError: error)
+        }
+    }
+
+    /// A decoder with this encoder's identifier key and user info, that finds each key's field
+    /// under the name this encoder's key strategy gives it.
+    var matchingDecoder: RecordDecoder {
+        var decoder = RecordDecoder()
+        decoder.identifierKey = identifierKey
+        decoder.userInfo = userInfo
+        switch keyEncodingStrategy {
+        case .useDefaultKeys: decoder.keyDecodingStrategy = .useDefaultKeys
+        case .convertToSnakeCase: decoder.keyDecodingStrategy = .convertFromSnakeCase
+        case .custom(let convert): decoder.fieldNaming = convert
+        }
+        return decoder
+    }
+}
+
+/// The update of one record: the edited record's fields compared with what the model wrote for
+/// the original.
+struct RecordUpdate {
+    /// The record as the server sent it.
+    let original: Record
+    /// What the model decoded from `original` writes: the fields to compare with.
+    let baseline: Record
+
+    /// The update that turns the original into `edited`, the record of the edited `model`.
+    func update(to edited: Record, of model: Any) throws -> Record {
+        // A model with an identifier writes the original's name back; one that writes another
+        // name now has had its identifier changed, and would save over another record.
+        if baseline.recordName == original.recordName, edited.recordName != original.recordName {
+            throw EncodingError.invalid(
+                model, at: [] as [any CodingKey],
+                "The model's identifier names record '\(edited.recordName)', but it updates record "
+                    + "'\(original.recordName)'. Encode it with encode(_:) to save it as a record of its own.")
+        }
+        var update = Record(
+            recordType: original.recordType, recordName: original.recordName, metadata: original.metadata)
+        for (name, value) in edited.fields {
+            if let before = baseline.fields[name], before.isSameOnTheWire(as: value) { continue }
+            update.fields[name] = value
+        }
+        var cleared: [String: String?] = [:]
+        for (name, before) in baseline.fields where edited.fields[name] == nil {
+            cleared[name] = .some(original.fields[name]?.typeName ?? before.typeName)
+        }
+        if !cleared.isEmpty { update.clearedFieldTypes = cleared }
+        let encrypted = edited.encryptedFields.union(original.encryptedFields)
+        update.encryptedFields = encrypted.filter { update.fields[$0] != nil || cleared[$0] != nil }
+        return update
+    }
+}
+
+extension RecordValue {
+    /// Whether the two values are the same once written to CloudKit: dates to the millisecond,
+    /// the server's precision, and doubles with their sign (`-0.0` is written apart from `0.0`).
+    func isSameOnTheWire(as other: RecordValue) -> Bool {
+        switch (self, other) {
+        case (.date(let first), .date(let second)):
+            return (first.timeIntervalSince1970 * 1000).rounded() == (second.timeIntervalSince1970 * 1000).rounded()
+        case (.double(let first), .double(let second)):
+            return first == second && first.sign == second.sign
+        case (.list(let first), .list(let second)):
+            return first.count == second.count && zip(first, second).allSatisfy { $0.isSameOnTheWire(as: $1) }
+        default:
+            return self == other
+        }
+    }
+}

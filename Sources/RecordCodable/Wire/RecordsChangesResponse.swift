@@ -1,0 +1,74 @@
+import Foundation
+
+/// The body of the server's answer to a `records/changes` request: the records of a zone that
+/// changed since the request's sync token.
+///
+/// A deleted record comes with ``RecordMetadata/deleted`` set and usually no fields. The page is
+/// read record by record, as every page is: a record that cannot be read is an
+/// ``RecordResult/unreadable(_:)`` entry, and the others are read all the same.
+///
+/// ```swift
+/// let changes = try JSONDecoder().decode(RecordsChangesResponse.self, from: body)
+/// for record in changes.records.compactMap(\.record) {
+///     if record.metadata?.deleted == true { store.remove(record.recordName) } else { store.save(record) }
+/// }
+/// token = changes.syncToken ?? token
+/// ```
+public struct RecordsChangesResponse: Hashable, Sendable, Codable, WireCodable {
+    /// The records that changed, in the server's order.
+    public var records: [RecordResult]
+
+    /// The token to send with the next request for this zone's changes.
+    public var syncToken: String?
+
+    /// Whether the server has more changes than this page: ask again with ``syncToken`` (see
+    /// ``RecordsChangesRequest/nextPage(after:)``). A body without it has none.
+    public var moreComing: Bool
+
+    /// The zone the changes are in, when the server says.
+    public var zoneID: RecordZoneID?
+
+    /// Creates a response.
+    ///
+    /// - Parameters:
+    ///   - records: The records that changed.
+    ///   - syncToken: The token to send with the next request.
+    ///   - moreComing: Whether the server has more changes than this page.
+    ///   - zoneID: The zone the changes are in.
+    public init(
+        records: [RecordResult], syncToken: String? = nil, moreComing: Bool = false, zoneID: RecordZoneID? = nil
+    ) {
+        self.records = records
+        self.syncToken = syncToken
+        self.moreComing = moreComing
+        self.zoneID = zoneID
+    }
+
+    /// Writes the response body as CloudKit Web Services sends it.
+    public func encode(to encoder: any Encoder) throws {
+        try WireCoding.encode(self, to: encoder)
+    }
+
+    /// Reads a response body; a record that cannot be read is an ``RecordResult/unreadable(_:)``
+    /// entry.
+    public init(from decoder: any Decoder) throws {
+        self = try WireCoding.decode(Self.self, from: decoder)
+    }
+
+    init(wire reader: WireReader) throws {
+        records = try RecordResult.page(from: reader)
+        syncToken = try reader.optionalMember("syncToken")?.string()
+        moreComing = try reader.optionalMember("moreComing")?.bool() ?? false
+        zoneID = try reader.optionalMember("zoneID").map { try WireField.zoneID(from: $0) }
+    }
+
+    func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
+        var object: [String: WireJSON] = [
+            "records": try RecordResult.pageJSON(records, at: path),
+            "moreComing": .bool(moreComing),
+        ]
+        object.set("syncToken", syncToken.map(WireJSON.string))
+        object.set("zoneID", zoneID.map { WireField.zoneID($0) })
+        return .object(object)
+    }
+}

@@ -1,0 +1,286 @@
+import Foundation
+import Testing
+
+@testable import RecordCodable
+
+/// Fetch, decode, edit, save: what the user did not change does not change on the server.
+@Suite("The save cycle")
+struct SaveCycleTests {
+    enum Color: String, RecordEnum {
+        case red, blue, unknown
+        static var fallbackCase: Color { .unknown }
+    }
+
+    struct Style: Codable, Equatable {
+        var font: String
+        var size: Int
+    }
+
+    struct Note: Codable, Equatable {
+        var id: String
+        var title: String
+        var color: Color
+        var tags: [String]?
+        var due: Date?
+        var photo: URL?
+        var style: Style?
+        var metadata: RecordMetadata?
+    }
+
+    /// A record as the server sends it: with a change tag, a zone, a field of a newer app version,
+    /// a color the model does not know, and an asset.
+    static let fetchedJSON = #"""
+        {"recordName":"N1","recordType":"Note","recordChangeTag":"e1",
+         "zoneID":{"zoneName":"Notes","ownerRecordName":"_o"},
+         "created":{"timestamp":1700000000000,"userRecordName":"_u","deviceID":"1"},
+         "fields":{
+           "title":{"type":"STRING","value":"Groceries"},
+           "color":{"type":"STRING","value":"lavender"},
+           "tags":{"type":"STRING_LIST","value":["home","weekly"]},
+           "due":{"type":"TIMESTAMP","value":1700000000123},
+           "photo":{"type":"ASSETID","value":{"fileChecksum":"c1","size":10,"downloadURL":"https://cvws.example.com/B/x/${f}?o=1"}},
+           "style":{"type":"BYTES","value":"eyJmb250IjoiU2VyaWYiLCJzaXplIjoxMn0="},
+           "pinnedByNewerApp":{"type":"INT64","value":1}}}
+        """#
+
+    static func fetched() throws -> Record {
+        try JSONDecoder().decode(Record.self, from: Data(fetchedJSON.utf8))
+    }
+
+    static func decodedNote() throws -> Note {
+        try RecordDecoder().decode(Note.self, from: fetched())
+    }
+
+    private func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    @Test("An edit of one property sends that field alone, as an update of the original")
+    func oneChange() throws {
+        var note = try Self.decodedNote()
+        #expect(note.color == .unknown)
+        #expect(note.style == Style(font: "Serif", size: 12))
+        note.title = "Groceries and more"
+        let update = try RecordEncoder().encode(note, updating: Self.fetched())
+        #expect(update.recordName == "N1")
+        #expect(update.recordType == "Note")
+        #expect(update.metadata == (try Self.fetched()).metadata)
+        // Not the color the newer app stored, not the newer app's field, not the asset.
+        #expect(update.fields == ["title": .string("Groceries and more")])
+        #expect(update.clearedFields.isEmpty)
+        let request = RecordsModifyRequest(savingRecords: [update])
+        #expect(
+            try json(request)
+                == #"{"operations":[{"operationType":"update","record":{"fields":{"title":{"type":"STRING","value":"Groceries and more"}},"recordChangeTag":"e1","recordName":"N1","recordType":"Note"}}],"zoneID":{"ownerRecordName":"_o","zoneName":"Notes"}}"#
+        )
+    }
+
+    @Test("An edit that changes nothing is an update with no fields")
+    func noChange() throws {
+        let update = try RecordEncoder().encode(try Self.decodedNote(), updating: Self.fetched())
+        #expect(update.fields.isEmpty)
+        #expect(update.clearedFields.isEmpty)
+    }
+
+    @Test("A cleared optional and a cleared list are sent as null, with their types")
+    func clearedFields() throws {
+        var note = try Self.decodedNote()
+        note.due = nil
+        note.tags = nil
+        let update = try RecordEncoder().encode(note, updating: Self.fetched())
+        #expect(update.fields.isEmpty)
+        #expect(update.clearedFields == ["due", "tags"])
+        let operation = try json(RecordOperation(saving: update))
+        #expect(operation.contains(#""due":{"type":"TIMESTAMP","value":null}"#), "\(operation)")
+        #expect(operation.contains(#""tags":{"type":"STRING_LIST","value":null}"#), "\(operation)")
+        // The request reads back with its cleared fields, and writes the same JSON again.
+        let request = RecordsModifyRequest(savingRecords: [update])
+        let read = try JSONDecoder().decode(RecordsModifyRequest.self, from: JSONEncoder().encode(request))
+        #expect(read.operations[0].record.clearedFields == ["due", "tags"])
+        #expect(try json(read) == json(request))
+    }
+
+    @Test("A value the model writes again from a newer one is not a change: an enum's fallback case")
+    func newerEnumValue() throws {
+        var note = try Self.decodedNote()
+        note.color = .unknown
+        #expect(try RecordEncoder().encode(note, updating: Self.fetched()).fields["color"] == nil)
+        note.color = .blue
+        #expect(try RecordEncoder().encode(note, updating: Self.fetched()).fields["color"] == .string("blue"))
+    }
+
+    @Test("A server asset read into a URL is not sent again; its download address works")
+    func untouchedAsset() throws {
+        var note = try Self.decodedNote()
+        #expect(note.photo?.absoluteString == "https://cvws.example.com/B/x/photo?o=1")
+        note.title = "Other"
+        let update = try RecordEncoder().encode(note, updating: Self.fetched())
+        #expect(update.fields["photo"] == nil)
+    }
+
+    @Test("A changed asset is sent; one the server has not received is an error that says to upload it")
+    func changedAsset() throws {
+        struct Album: Codable {
+            var id: String
+            var cover: RecordAsset
+        }
+        let original = Record(
+            recordType: "Album", recordName: "A1",
+            fields: ["cover": .asset(RecordAsset(fileChecksum: "old", size: 1, downloadURL: "https://x/${f}"))],
+            metadata: RecordMetadata(changeTag: "t"))
+        var album = try RecordDecoder().decode(Album.self, from: original)
+        #expect(try RecordEncoder().encode(album, updating: original).fields.isEmpty)
+
+        album.cover = RecordAsset(fileChecksum: "new", size: 2, wrappingKey: "w", receipt: "r")
+        let uploaded = try RecordEncoder().encode(album, updating: original)
+        #expect(uploaded.fields["cover"] == .asset(album.cover))
+
+        album.cover = RecordAsset(fileURL: URL(fileURLWithPath: "/tmp/cover.png"))
+        let local = try RecordEncoder().encode(album, updating: original)
+        let error = expectEncodingError(at: "operations.Index 0.record.fields.cover") {
+            _ = try JSONEncoder().encode(RecordsModifyRequest(savingRecords: [local]))
+        }
+        #expect(
+            error?.context?.debugDescription
+                == "The asset in field 'cover' of record 'A1' is a file (/tmp/cover.png) that the server has not "
+                + "received: upload it first (assets/upload, see AssetsUploadRequest), then save the record with the "
+                + "asset the upload returns.")
+    }
+
+    @Test("A nested value changed in one inner property is sent whole")
+    func nestedValue() throws {
+        var note = try Self.decodedNote()
+        note.style?.size = 14
+        let update = try RecordEncoder().encode(note, updating: Self.fetched())
+        let style = try #require(update.fields["style"])
+        guard case .bytes(let data) = style else {
+            Issue.record("style is \(style)")
+            return
+        }
+        #expect(try JSONDecoder().decode(Style.self, from: data) == Style(font: "Serif", size: 14))
+        #expect(update.fields.count == 1)
+    }
+
+    @Test("A date that differs below a millisecond is not a change: the server keeps milliseconds")
+    func subMillisecondDate() throws {
+        var note = try Self.decodedNote()
+        note.due = note.due.map { $0.addingTimeInterval(0.000_3) }
+        #expect(try RecordEncoder().encode(note, updating: Self.fetched()).fields.isEmpty)
+        note.due = note.due.map { $0.addingTimeInterval(0.001) }
+        #expect(try RecordEncoder().encode(note, updating: Self.fetched()).fields.keys.sorted() == ["due"])
+    }
+
+    @Test("A record fetched with desiredKeys: the fields it lacks are not cleared")
+    func desiredKeys() throws {
+        var partial = try Self.fetched()
+        partial.fields = partial.fields.filter { $0.key == "title" || $0.key == "color" }
+        var note = try RecordDecoder().decode(Note.self, from: partial)
+        #expect(note.tags == nil)
+        note.title = "Renamed"
+        let update = try RecordEncoder().encode(note, updating: partial)
+        #expect(update.fields == ["title": .string("Renamed")])
+        #expect(update.clearedFields.isEmpty)
+    }
+
+    @Test("An identifier that names another record is an error, not a save over it")
+    func changedIdentifier() throws {
+        var note = try Self.decodedNote()
+        note.id = "N2"
+        let error = expectEncodingError(at: "") { _ = try RecordEncoder().encode(note, updating: Self.fetched()) }
+        #expect(error?.context?.debugDescription.hasPrefix("The model's identifier names record 'N2'") == true)
+    }
+
+    @Test("A model that cannot read the original says so")
+    func unreadableOriginal() throws {
+        let original = Record(recordType: "Note", recordName: "N1", fields: ["title": .int64(3)])
+        let error = expectEncodingError(at: "") {
+            _ = try RecordEncoder().encode(try Self.decodedNote(), updating: original)
+        }
+        #expect(error?.context?.underlyingError is DecodingError)
+    }
+
+    @Test("Updates follow the encoder's key strategy, custom ones included")
+    func keyStrategies() throws {
+        struct Item: Codable {
+            var id: String
+            var displayName: String
+            var itemCount: Int
+        }
+        for strategy in [
+            RecordEncoder.KeyEncodingStrategy.convertToSnakeCase,
+            .custom { AnyCodingKey(stringValue: "x_" + ($0.last?.stringValue ?? "")) },
+        ] {
+            var encoder = RecordEncoder()
+            encoder.keyEncodingStrategy = strategy
+            var original = try encoder.encode(Item(id: "I1", displayName: "A", itemCount: 1))
+            original.metadata = RecordMetadata(changeTag: "t")
+            let update = try encoder.encode(Item(id: "I1", displayName: "A", itemCount: 2), updating: original)
+            #expect(update.fields.count == 1)
+            #expect(update.fields.values.first == .int64(2))
+        }
+    }
+
+    @Test("Encrypted fields stay encrypted in an update")
+    func encryptedFieldsInUpdates() throws {
+        var original = try Self.fetched()
+        original.encryptedFields = ["title", "due"]
+        var note = try RecordDecoder().decode(Note.self, from: original)
+        note.title = "Secret"
+        note.due = nil
+        let update = try RecordEncoder().encode(note, updating: original)
+        #expect(update.encryptedFields == ["title", "due"])
+        let operation = try json(RecordOperation(saving: update))
+        #expect(operation.contains(#""due":{"isEncrypted":true,"type":"TIMESTAMP","value":null}"#), "\(operation)")
+    }
+
+    // MARK: Graphs and requests
+
+    struct Author: Codable, Equatable, LinkedRecord {
+        var id: String
+        var name: String
+    }
+
+    struct Post: Codable, Equatable {
+        var id: String
+        var title: String
+        var author: Author
+        var editor: Author?
+    }
+
+    @Test("Each linked record is updated against its own original; a newly linked model is created")
+    func graphUpdates() throws {
+        var originals = try RecordEncoder().encodeGraph(
+            Post(id: "P1", title: "T", author: Author(id: "A1", name: "Ada"), editor: nil))
+        for index in originals.indices { originals[index].metadata = RecordMetadata(changeTag: "t\(index)") }
+        var post = try RecordDecoder().decode(Post.self, from: originals[0], linkedRecords: originals)
+        post.author.name = "Ada L."
+        post.editor = Author(id: "A2", name: "Grace")
+        let records = try RecordEncoder().encodeGraph(
+            post, updating: originals[0], linkedOriginals: originals.dropFirst())
+        #expect(records.map(\.recordName) == ["P1", "A1", "A2"])
+        #expect(records[0].fields == ["editor": .reference(RecordReference(recordName: "A2"))])
+        #expect(records[0].metadata?.changeTag == "t0")
+        #expect(records[1].fields == ["name": .string("Ada L.")])
+        #expect(records[1].metadata?.changeTag == "t1")
+        #expect(records[2].fields == ["name": .string("Grace")])
+        #expect(records[2].metadata == nil)
+        let request = RecordsModifyRequest(savingRecords: records)
+        #expect(request.operations.map(\.operationType) == [.update, .update, .create])
+    }
+
+    @Test("A request that saves edited models updates the changed ones, skips the unchanged, creates the new")
+    func requestOfEdits() throws {
+        let fetched = try Self.fetched()
+        var edited = try Self.decodedNote()
+        edited.title = "Edited"
+        var new = edited
+        new.id = "N9"
+        new.metadata = nil
+        let request = try RecordsModifyRequest(saving: [edited, try Self.decodedNote(), new], updating: [fetched])
+        #expect(request.operations.map(\.operationType) == [.update, .create])
+        #expect(request.operations[0].record.fields == ["title": .string("Edited")])
+        #expect(request.operations[1].record.recordName == "N9")
+    }
+}
