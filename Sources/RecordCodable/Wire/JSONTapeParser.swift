@@ -302,6 +302,7 @@ struct JSONTapeParser {
         var index = start
         let isNegative = bytes[index] == UInt8(ascii: "-")
         if isNegative { index += 1 }
+        let magnitudeStart = index
         // The number is `significand` × 10^`exponent`, read from all its digits.
         var significand: UInt64 = 0
         var exponent = 0
@@ -344,11 +345,12 @@ struct JSONTapeParser {
             }
             exponent += exponentIsNegative ? -written : written
         }
+        let digits = magnitudeStart..<index
         let read: (kind: JSONToken.Kind, bits: UInt64)?
         if isInteger {
-            read = integer(significand, isNegative: isNegative)
+            read = integer(significand, isNegative: isNegative) ?? beyondInt64(significand, isNegative, bytes, digits)
         } else {
-            read = decimal(significand, exponent, isNegative: isNegative, text: bytes, start..<index)
+            read = decimal(significand, exponent, isNegative: isNegative, text: bytes, digits)
         }
         return read.map { (index, $0.kind, $0.bits) }
     }
@@ -376,29 +378,41 @@ struct JSONTapeParser {
         return (.integer, 0 &- magnitude)
     }
 
-    /// A number written with a fraction or an exponent: `significand` × 10^`exponent`.
-    private static func decimal(
-        _ significand: UInt64, _ exponent: Int, isNegative: Bool, text: Span<UInt8>, _ range: Range<Int>
+    /// A number written without a fraction or an exponent, beyond `Int64`: JSONDecoder reads it
+    /// as the nearest double.
+    private static func beyondInt64(
+        _ magnitude: UInt64, _ isNegative: Bool, _ text: Span<UInt8>, _ digits: Range<Int>
     ) -> (kind: JSONToken.Kind, bits: UInt64)? {
-        if significand == 0 { return isNegative ? minusZero : (.integer, 0) }
-        // JSONDecoder reads a number that is an integer within Int64 as that integer, exactly,
-        // however it is written: `2.0`, `1e3`, `12345678901234567.0`.
-        if let magnitude = exactInteger(significand, exponent) {
-            if let integer = integer(magnitude, isNegative: isNegative) { return integer }
-        }
-        guard var number = nearestDouble(significand, exponent, text: text, range) else { return nil }
-        if isNegative { number = -number }
-        // Below the normal range a double loses digits, and a number that is not an integer but
-        // whose double is (`1.0000000000000001`) JSONDecoder reads as an integer: both are left
-        // to Foundation, as is a number beyond a double's range, which it refuses.
-        guard number.isNormal, number.magnitude >= 0x1p63 || number != number.rounded(.towardZero) else {
-            return nil
-        }
-        return (.double, number.bitPattern)
+        guard let number = nearestDouble(magnitude, 0, text: text, digits) else { return nil }
+        return (.double, (isNegative ? -number : number).bitPattern)
     }
 
-    /// `significand` × 10^`exponent` when it is an integer that a `UInt64` holds.
-    private static func exactInteger(_ significand: UInt64, _ exponent: Int) -> UInt64? {
+    /// A number written with a fraction or an exponent: `significand` × 10^`exponent`, whose
+    /// digits without the sign are `text[digits]`.
+    ///
+    /// JSONDecoder reads such a number as an `Int64` through its nearest double: an integral
+    /// double below 2^53 is that integer (so `2.0` and `1e3` are integers, and so is
+    /// `1.0000000000000001`, whose double is 1); an integral double from 2^53 up to 2^63 is the
+    /// number's exact value without its fraction (a `Decimal`'s); any other number is the double.
+    private static func decimal(
+        _ significand: UInt64, _ exponent: Int, isNegative: Bool, text: Span<UInt8>, _ digits: Range<Int>
+    ) -> (kind: JSONToken.Kind, bits: UInt64)? {
+        if significand == 0 { return isNegative ? minusZero : (.integer, 0) }
+        guard let magnitude = nearestDouble(significand, exponent, text: text, digits) else { return nil }
+        let number = isNegative ? -magnitude : magnitude
+        // A number below a double's normal range, which JSONDecoder reads as 0 or as its double
+        // as it sees fit, and one beyond its range, which JSONDecoder refuses, are left to it.
+        guard number.isNormal else { return nil }
+        guard let integer = Int64(exactly: number) else { return (.double, number.bitPattern) }
+        if magnitude < 0x1p53 { return (.integer, UInt64(bitPattern: integer)) }
+        guard let truncated = truncatedInteger(significand, exponent), truncated <= UInt64(Int64.max) else {
+            return (.double, number.bitPattern)
+        }
+        return (.integer, isNegative ? 0 &- truncated : truncated)
+    }
+
+    /// `significand` × 10^`exponent` without its fraction, when a `UInt64` holds it.
+    private static func truncatedInteger(_ significand: UInt64, _ exponent: Int) -> UInt64? {
         var value = significand
         if exponent >= 0 {
             for _ in 0..<min(exponent, 20) {
@@ -408,11 +422,7 @@ struct JSONTapeParser {
             }
             return exponent > 20 ? nil : value
         }
-        guard exponent >= -19 else { return nil }
-        for _ in 0..<(-exponent) {
-            guard value % 10 == 0 else { return nil }
-            value /= 10
-        }
+        for _ in 0..<min(-exponent, 20) { value /= 10 }
         return value
     }
 
