@@ -48,7 +48,8 @@ func serverPath<Model: Codable & Equatable>(_ model: Model) throws -> (write: [C
                 consume(try recordDecoder.decode(Model.self, from: try jsonDecoder.decode(Record.self, from: wire)))
             },
             Contender(name: "JSONDecoder, plain model") { consume(try jsonDecoder.decode(Model.self, from: plain)) },
-        ])
+        ]
+    )
 }
 
 /// A query response of `count` records of the flat model, as CloudKit JSON.

@@ -51,6 +51,13 @@ func expectSameOutcome<T: Decodable & Equatable & Sendable>(
     for _ in 0..<20 where fast != codable {
         codable = DecodeOutcome { try JSONDecoder().decode(T.self, from: data) }
     }
+    // A document the fast reader hands to Foundation's decoder gets that decoder's outcome by
+    // construction: two errors of one kind there differ only by which of several it met first.
+    if case .decodingError(let fastKind, _, _) = fast, case .decodingError(let kind, _, _) = codable,
+        fastKind == kind, !readsFast(data, maximumDepth: WireJSON.maximumNesting + 1)
+    {
+        return fast
+    }
     #expect(
         fast == codable,
         "\(comment()) \(String(decoding: data.prefix(300), as: UTF8.self))\n fast: \(fast)\n Codable: \(codable)",
@@ -188,7 +195,8 @@ struct FastJSONReaderTests {
             "9.2233720368547758e18", "9223372036854775807.0", "-9223372036854775808.0", "9223372036854775808.0",
             "1e18", "1e19", "12345678901234567.0", "1.0000000000000001", "0.99999999999999999", "100e-2", "1e-5",
             "0.1", "4.75", "0.30000000000000004", "1.7976931348623157e308", "1.7976931348623159e308", "1e400",
-            "-1e400", "1e-400", "-1e-400", "5e-324", "2.2250738585072014e-308", "1e+300", "123456789012345678901234567890",
+            "-1e400", "1e-400", "-1e-400", "5e-324", "2.2250738585072014e-308", "1e+300",
+            "123456789012345678901234567890",
             "18446744073709551615", "18446744073709551616", "9007199254740993", "9007199254740993.0",
             "9007199254740993.5", "1.2345678901234568e+17", "01", "-01", "00", "1.", "1.e3", "-", "1e", "1e+",
             "0.000000000000000000000000000001", "1" + String(repeating: "0", count: 400), "1e0001",

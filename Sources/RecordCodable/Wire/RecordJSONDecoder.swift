@@ -40,7 +40,8 @@ public struct RecordJSONDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         if T.self == Record.self, let record = try Self.read(Record.self, from: data) as? T {
             return record
-        } else if let wireType = T.self as? any WireCodable.Type, let value = try Self.read(wireType, from: data) as? T {
+        } else if let wireType = T.self as? any WireCodable.Type, let value = try Self.read(wireType, from: data) as? T
+        {
             return value
         } else if let arrayType = T.self as? any WireCodableArray.Type,
             let value = try Self.readArray(arrayType, from: data) as? T
