@@ -56,52 +56,43 @@ extension JSONBytesWriter {
         beginObject()
         let encrypted = record.encryptedFields
         for (position, field) in JSONKeyOrder.sorted(record.fields).enumerated() {
-            let (name, value) = (field.key, field.value)
-            writeKey(name, first: position == 0)
-            let isEncrypted = !encrypted.isEmpty && encrypted.contains(name)
-            if isEncrypted || !writeCommonField(value) {
-                let fieldPath = path + [AnyCodingKey(stringValue: name)]
-                let field = try WireField.object(for: value, encrypted: isEncrypted, at: fieldPath)
-                try write(field, at: fieldPath)
+            let isEncrypted = !encrypted.isEmpty && encrypted.contains(field.key)
+            if isEncrypted || !writeCommonField(field.key, field.value, first: position == 0) {
+                writeKey(field.key, first: position == 0)
+                let fieldPath = path + [AnyCodingKey(stringValue: field.key)]
+                let object = try WireField.object(for: field.value, encrypted: isEncrypted, at: fieldPath)
+                try write(object, at: fieldPath)
             }
         }
         endObject(empty: record.fields.isEmpty)
     }
 
-    /// Writes the field object of `value` when it is of a common kind, as `WireField` would;
+    /// Writes the member of a field whose value is of a common kind, as `WireField` would;
     /// returns `false`, having written nothing, for any other value.
-    private mutating func writeCommonField(_ value: RecordValue) -> Bool {
+    private mutating func writeCommonField(_ name: String, _ value: RecordValue, first: Bool) -> Bool {
         // Written on the chance that the value is common, which it nearly always is, and taken
         // back otherwise: a list is common only if every element is.
         let mark = self.mark
-        guard writeCommonFieldObject(value) else {
+        writeFieldStart(name: name, typeName: value.typeName, first: first)
+        guard writeCommonValue(value) else {
             rollBack(to: mark)
             return false
         }
+        endObject(empty: false)
         return true
     }
 
-    private mutating func writeCommonFieldObject(_ value: RecordValue) -> Bool {
-        let typeName = value.typeName
-        writeRepeated(typeName) { writer in
-            writer.beginObject()
-            writer.writeKey("type", first: true)
-            writer.write(typeName)
-            writer.writeKey("value", first: false)
+    private mutating func writeCommonValue(_ value: RecordValue) -> Bool {
+        guard case .list(let elements) = value else { return writeCommonScalar(value) }
+        // A list holds elements of its first element's type; `WireField` refuses any other.
+        let type = elements.first.flatMap(WireField.FieldType.init(of:))
+        beginArray()
+        for (index, element) in elements.enumerated() {
+            guard WireField.FieldType(of: element) == type else { return false }
+            nextElement(first: index == 0)
+            guard writeCommonScalar(element) else { return false }
         }
-        if case .list(let elements) = value {
-            // A list holds elements of its first element's type; `WireField` refuses any other.
-            let type = elements.first.flatMap(WireField.FieldType.init(of:))
-            beginArray()
-            for (index, element) in elements.enumerated() {
-                nextElement(first: index == 0)
-                guard WireField.FieldType(of: element) == type, writeCommonScalar(element) else { return false }
-            }
-            endArray(empty: elements.isEmpty)
-        } else {
-            guard writeCommonScalar(value) else { return false }
-        }
-        endObject(empty: false)
+        endArray(empty: elements.isEmpty)
         return true
     }
 
@@ -114,8 +105,7 @@ extension JSONBytesWriter {
         case .int64(let number):
             write(number)
         case .double(let number):
-            guard number.isFinite else { return false }
-            writeFinite(number)
+            guard (try? write(number)) != nil else { return false }
         case .bytes(let data):
             write(data.base64EncodedString())
         case .date(let date):

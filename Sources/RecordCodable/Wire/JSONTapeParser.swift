@@ -22,55 +22,73 @@ import Foundation
 /// It reads by recursive descent, one call a level, over a `Span` of the text; as it gives up
 /// below `maximumDepth`, its stack stays small whatever the input.
 struct JSONTapeParser {
-    private var tokens: ContiguousArray<JSONToken> = []
     private let maximumDepth: Int
+    /// Whether the tokens filled the room they were given, so that reading stopped.
+    private var ranOutOfRoom = false
 
-    private init(maximumDepth: Int, capacity: Int) {
+    private init(maximumDepth: Int) {
         self.maximumDepth = maximumDepth
-        tokens.reserveCapacity(capacity)
     }
 
     /// The tokens of the JSON document in `text`, or `nil` when Foundation's decoder must read it.
     ///
     /// - Parameter maximumDepth: The deepest a value may nest; the document's own value is at 0.
     static func tokens(of text: ContiguousArray<UInt8>, maximumDepth: Int) -> ContiguousArray<JSONToken>? {
-        guard text.count < Int(Int32.max) else { return nil }
-        var parser = JSONTapeParser(maximumDepth: maximumDepth, capacity: text.count / 8 + 8)
+        guard text.count < Int(Int32.max) / 2 else { return nil }
         let bytes = text.span
-        var index = 0
-        // Foundation's decoder skips a UTF-8 byte order mark.
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-        guard parser.value(bytes, at: &index, depth: 0) else { return nil }
-        skipWhitespace(bytes, &index)
-        return index == bytes.count ? parser.tokens : nil
+        // The tokens are written into room made for them at once, which costs less than growing
+        // an array token by token. JSON text spends several bytes on most tokens; should it spend
+        // fewer, the text is read again with room for the most it could hold: every token but the
+        // first takes at least two bytes, its own and a comma or a colon.
+        for capacity in [text.count / 5 + 16, text.count / 2 + 2] {
+            var parser = JSONTapeParser(maximumDepth: maximumDepth)
+            var parsed = false
+            let tokens = ContiguousArray<JSONToken>(capacity: capacity) { tokens in
+                parsed = parser.parse(bytes, into: &tokens)
+            }
+            if parsed { return tokens }
+            guard parser.ranOutOfRoom else { return nil }
+        }
+        return nil
     }
 
     // MARK: Structure
 
+    /// Reads the whole document.
+    private mutating func parse(_ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>) -> Bool {
+        var index = 0
+        // Foundation's decoder skips a UTF-8 byte order mark.
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        guard value(bytes, into: &tokens, at: &index, depth: 0) else { return false }
+        Self.skipWhitespace(bytes, &index)
+        return index == bytes.count
+    }
+
     /// Reads the value at `index`, after any whitespace, and moves `index` past it.
-    private mutating func value(_ bytes: Span<UInt8>, at index: inout Int, depth: Int) -> Bool {
+    private mutating func value(
+        _ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, at index: inout Int, depth: Int
+    ) -> Bool {
         Self.skipWhitespace(bytes, &index)
         guard index < bytes.count, depth <= maximumDepth else { return false }
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            return container(bytes, at: &index, depth: depth, isObject: true)
+            return container(bytes, into: &tokens, at: &index, depth: depth, isObject: true)
         case UInt8(ascii: "["):
-            return container(bytes, at: &index, depth: depth, isObject: false)
+            return container(bytes, into: &tokens, at: &index, depth: depth, isObject: false)
         case UInt8(ascii: "\""):
-            return string(bytes, at: &index)
+            return string(bytes, into: &tokens, at: &index)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             guard let number = Self.number(bytes, at: index) else { return false }
             var token = JSONToken(kind: number.kind)
             token.number = number.bits
-            append(token)
             index = number.end
-            return true
+            return append(token, to: &tokens)
         case UInt8(ascii: "t"):
-            return literal(bytes, at: &index, "true", .true)
+            return literal(bytes, into: &tokens, at: &index, "true", .true)
         case UInt8(ascii: "f"):
-            return literal(bytes, at: &index, "false", .false)
+            return literal(bytes, into: &tokens, at: &index, "false", .false)
         case UInt8(ascii: "n"):
-            return literal(bytes, at: &index, "null", .null)
+            return literal(bytes, into: &tokens, at: &index, "null", .null)
         default:
             return false
         }
@@ -78,21 +96,24 @@ struct JSONTapeParser {
 
     /// Reads the object or array whose bracket is at `index`: its members or elements, separated
     /// by commas, one more comma allowed before the end, as `JSONDecoder` allows it.
-    private mutating func container(_ bytes: Span<UInt8>, at index: inout Int, depth: Int, isObject: Bool) -> Bool {
+    private mutating func container(
+        _ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, at index: inout Int, depth: Int,
+        isObject: Bool
+    ) -> Bool {
         let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
         let start = tokens.count
-        tokens.append(JSONToken(kind: isObject ? .object : .array))
+        guard append(JSONToken(kind: isObject ? .object : .array), to: &tokens) else { return false }
         index += 1
         var count: Int32 = 0
         Self.skipWhitespace(bytes, &index)
         while index < bytes.count, bytes[index] != closing {
             if isObject {
-                guard bytes[index] == UInt8(ascii: "\""), string(bytes, at: &index) else { return false }
+                guard bytes[index] == UInt8(ascii: "\""), string(bytes, into: &tokens, at: &index) else { return false }
                 Self.skipWhitespace(bytes, &index)
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
                 index += 1
             }
-            guard value(bytes, at: &index, depth: depth + 1) else { return false }
+            guard value(bytes, into: &tokens, at: &index, depth: depth + 1) else { return false }
             count += 1
             Self.skipWhitespace(bytes, &index)
             guard index < bytes.count else { return false }
@@ -111,7 +132,8 @@ struct JSONTapeParser {
     }
 
     private mutating func literal(
-        _ bytes: Span<UInt8>, at index: inout Int, _ literal: StaticString, _ kind: JSONToken.Kind
+        _ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, at index: inout Int, _ literal: StaticString,
+        _ kind: JSONToken.Kind
     ) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
@@ -119,16 +141,21 @@ struct JSONTapeParser {
             (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
         }
         guard matches else { return false }
-        append(JSONToken(kind: kind))
         index += count
-        return true
+        return append(JSONToken(kind: kind), to: &tokens)
     }
 
-    /// Appends a value that holds no other.
-    private mutating func append(_ token: JSONToken) {
+    /// Appends a token, which ends where the next begins unless it is a container's; `false` when
+    /// there is no room left for it.
+    private mutating func append(_ token: JSONToken, to tokens: inout OutputSpan<JSONToken>) -> Bool {
+        guard !tokens.isFull else {
+            ranOutOfRoom = true
+            return false
+        }
         var token = token
         token.end = Int32(tokens.count + 1)
         tokens.append(token)
+        return true
     }
 
     private static func skipWhitespace(_ bytes: Span<UInt8>, _ index: inout Int) {
@@ -144,7 +171,9 @@ struct JSONTapeParser {
 
     /// Reads the string whose opening quote is at `index`, and moves `index` past its closing
     /// quote; `false` when it is not a valid JSON string.
-    private mutating func string(_ bytes: Span<UInt8>, at index: inout Int) -> Bool {
+    private mutating func string(_ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, at index: inout Int)
+        -> Bool
+    {
         let start = index + 1
         var position = start
         var isPlain = true
@@ -163,9 +192,8 @@ struct JSONTapeParser {
                 token.storage = isPlain ? .plain : .escaped
                 token.start = Int32(start)
                 token.count = Int32(position - start)
-                append(token)
                 index = position + 1
-                return true
+                return append(token, to: &tokens)
             } else if byte == UInt8(ascii: "\\") {
                 guard let length = Self.escapeLength(bytes, at: position) else { return false }
                 isPlain = false
