@@ -56,93 +56,92 @@ struct JSONTapeParser {
 
     /// Reads the whole document.
     private mutating func parse(_ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>) -> Bool {
-        var index = 0
         // Foundation's decoder skips a UTF-8 byte order mark.
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-        guard value(bytes, into: &tokens, at: &index, depth: 0) else { return false }
-        Self.skipWhitespace(bytes, &index)
-        return index == bytes.count
+        let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        guard let end = value(bytes, into: &tokens, from: start, depth: 0) else { return false }
+        return Self.skipWhitespace(bytes, from: end) == bytes.count
     }
 
-    /// Reads the value at `index`, after any whitespace, and moves `index` past it.
+    // Each function reads from a position and returns the position after what it read, or `nil`
+    // when it cannot read on: positions passed by value stay in registers.
+
+    /// Reads the value at `start`, after any whitespace.
     private mutating func value(
-        _ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, at index: inout Int, depth: Int
-    ) -> Bool {
-        Self.skipWhitespace(bytes, &index)
-        guard index < bytes.count, depth <= maximumDepth else { return false }
+        _ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, from start: Int, depth: Int
+    ) -> Int? {
+        let index = Self.skipWhitespace(bytes, from: start)
+        guard index < bytes.count, depth <= maximumDepth else { return nil }
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            return container(bytes, into: &tokens, at: &index, depth: depth, isObject: true)
+            return container(bytes, into: &tokens, from: index, depth: depth, isObject: true)
         case UInt8(ascii: "["):
-            return container(bytes, into: &tokens, at: &index, depth: depth, isObject: false)
+            return container(bytes, into: &tokens, from: index, depth: depth, isObject: false)
         case UInt8(ascii: "\""):
-            return string(bytes, into: &tokens, at: &index)
+            return string(bytes, into: &tokens, from: index)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            guard let number = Self.number(bytes, at: index) else { return false }
+            guard let number = Self.number(bytes, at: index) else { return nil }
             var token = JSONToken(kind: number.kind)
             token.number = number.bits
-            index = number.end
-            return append(token, to: &tokens)
+            return append(token, to: &tokens) ? number.end : nil
         case UInt8(ascii: "t"):
-            return literal(bytes, into: &tokens, at: &index, "true", .true)
+            return literal(bytes, into: &tokens, from: index, "true", .true)
         case UInt8(ascii: "f"):
-            return literal(bytes, into: &tokens, at: &index, "false", .false)
+            return literal(bytes, into: &tokens, from: index, "false", .false)
         case UInt8(ascii: "n"):
-            return literal(bytes, into: &tokens, at: &index, "null", .null)
+            return literal(bytes, into: &tokens, from: index, "null", .null)
         default:
-            return false
+            return nil
         }
     }
 
-    /// Reads the object or array whose bracket is at `index`: its members or elements, separated
+    /// Reads the object or array whose bracket is at `start`: its members or elements, separated
     /// by commas, one more comma allowed before the end, as `JSONDecoder` allows it.
     private mutating func container(
-        _ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, at index: inout Int, depth: Int,
+        _ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, from start: Int, depth: Int,
         isObject: Bool
-    ) -> Bool {
+    ) -> Int? {
         let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-        let start = tokens.count
-        guard append(JSONToken(kind: isObject ? .object : .array), to: &tokens) else { return false }
-        index += 1
+        let first = tokens.count
+        guard append(JSONToken(kind: isObject ? .object : .array), to: &tokens) else { return nil }
         var count: Int32 = 0
-        Self.skipWhitespace(bytes, &index)
+        var index = Self.skipWhitespace(bytes, from: start + 1)
         while index < bytes.count, bytes[index] != closing {
             if isObject {
-                guard bytes[index] == UInt8(ascii: "\""), string(bytes, into: &tokens, at: &index) else { return false }
-                Self.skipWhitespace(bytes, &index)
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+                guard bytes[index] == UInt8(ascii: "\""), let afterKey = string(bytes, into: &tokens, from: index)
+                else {
+                    return nil
+                }
+                index = Self.skipWhitespace(bytes, from: afterKey)
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                 index += 1
             }
-            guard value(bytes, into: &tokens, at: &index, depth: depth + 1) else { return false }
+            guard let afterValue = value(bytes, into: &tokens, from: index, depth: depth + 1) else { return nil }
             count += 1
-            Self.skipWhitespace(bytes, &index)
-            guard index < bytes.count else { return false }
+            index = Self.skipWhitespace(bytes, from: afterValue)
+            guard index < bytes.count else { return nil }
             if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                Self.skipWhitespace(bytes, &index)
+                index = Self.skipWhitespace(bytes, from: index + 1)
             } else if bytes[index] != closing {
-                return false
+                return nil
             }
         }
-        guard index < bytes.count else { return false }
-        index += 1
-        tokens[start].count = count
-        tokens[start].end = Int32(tokens.count)
-        return true
+        guard index < bytes.count else { return nil }
+        tokens[first].count = count
+        tokens[first].end = Int32(tokens.count)
+        return index + 1
     }
 
     private mutating func literal(
-        _ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, at index: inout Int, _ literal: StaticString,
+        _ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, from start: Int, _ literal: StaticString,
         _ kind: JSONToken.Kind
-    ) -> Bool {
+    ) -> Int? {
         let count = literal.utf8CodeUnitCount
-        guard index + count <= bytes.count else { return false }
+        guard start + count <= bytes.count else { return nil }
         let matches = literal.withUTF8Buffer { expected in
-            (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
+            (0..<count).allSatisfy { bytes[start + $0] == expected[$0] }
         }
-        guard matches else { return false }
-        index += count
-        return append(JSONToken(kind: kind), to: &tokens)
+        guard matches, append(JSONToken(kind: kind), to: &tokens) else { return nil }
+        return start + count
     }
 
     /// Appends a token, which ends where the next begins unless it is a container's; `false` when
@@ -158,24 +157,27 @@ struct JSONTapeParser {
         return true
     }
 
-    private static func skipWhitespace(_ bytes: Span<UInt8>, _ index: inout Int) {
+    /// The position of the first byte from `start` that is not whitespace.
+    private static func skipWhitespace(_ bytes: Span<UInt8>, from start: Int) -> Int {
+        var index = start
         while index < bytes.count {
             switch bytes[index] {
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): index += 1
-            default: return
+            default: return index
             }
         }
+        return index
     }
 
     // MARK: Strings
 
-    /// Reads the string whose opening quote is at `index`, and moves `index` past its closing
-    /// quote; `false` when it is not a valid JSON string.
-    private mutating func string(_ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, at index: inout Int)
-        -> Bool
+    /// Reads the string whose opening quote is at `start`; returns the position after its
+    /// closing quote, or `nil` when it is not a valid JSON string.
+    private mutating func string(_ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, from start: Int)
+        -> Int?
     {
-        let start = index + 1
-        var position = start
+        let contentStart = start + 1
+        var position = contentStart
         var isPlain = true
         while true {
             // Most of a string is plain ASCII, which is skipped eight bytes at a time.
@@ -185,24 +187,23 @@ struct JSONTapeParser {
             } where: {
                 $0 >= 0x80 || $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
             }
-            guard position < bytes.count else { return false }
+            guard position < bytes.count else { return nil }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 var token = JSONToken(kind: .string)
                 token.storage = isPlain ? .plain : .escaped
-                token.start = Int32(start)
-                token.count = Int32(position - start)
-                index = position + 1
-                return append(token, to: &tokens)
+                token.start = Int32(contentStart)
+                token.count = Int32(position - contentStart)
+                return append(token, to: &tokens) ? position + 1 : nil
             } else if byte == UInt8(ascii: "\\") {
-                guard let length = Self.escapeLength(bytes, at: position) else { return false }
+                guard let length = Self.escapeLength(bytes, at: position) else { return nil }
                 isPlain = false
                 position += length
             } else if byte < 0x20 {
                 // JSON allows control characters only escaped.
-                return false
+                return nil
             } else {
-                guard let length = Self.utf8SequenceLength(bytes, at: position) else { return false }
+                guard let length = Self.utf8SequenceLength(bytes, at: position) else { return nil }
                 isPlain = false
                 position += length
             }
