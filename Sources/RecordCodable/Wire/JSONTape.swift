@@ -98,9 +98,9 @@ final class JSONTape {
         case .integer: return .int64(integer(at: index))
         case .double: return .double(double(at: index))
         case .string: return .string(string(at: index))
-        case .array: return .array(elements(ofArrayAt: index).map(json(at:)))
+        case .array: return .array(elements(ofArrayAt: index, json(at:)))
         case .object:
-            let members = members(ofObjectAt: index).map { ($0.key, json(at: $0.value)) }
+            let members = members(ofObjectAt: index) { ($0, json(at: $1)) }
             return .object(Dictionary(members, uniquingKeysWith: { first, _ in first }))
         }
     }
@@ -145,46 +145,61 @@ final class JSONTape {
         return text[start...].starts(with: key.utf8)
     }
 
-    /// The members of the object at `index`: the first of each key, as `String`s compare, in the
-    /// order of the keys' UTF-8 bytes.
-    func members(ofObjectAt index: Int) -> [(key: String, value: Int)] {
+    /// The members of the object at `index`, each made by `make` from its key and the index of
+    /// its value: the first of each key, as `String`s compare, in the order of the keys' UTF-8
+    /// bytes.
+    func members<Member>(ofObjectAt index: Int, _ make: (String, Int) -> Member) -> [Member] {
+        let count = Int(tokens[index].count)
+        var members: [Member] = []
+        members.reserveCapacity(count)
+        // JSONEncoder with sorted keys, and this package, write members in order, and without a
+        // key twice: that is checked first, as it costs less than sorting.
+        var previous: Range<Int> = 0..<0
+        var keyIndex = index + 1
+        for position in 0..<count {
+            let key = tokens[keyIndex]
+            guard key.storage == .plain, position == 0 || textPrecedes(previous, key.textRange) else {
+                return sortedMembers(ofObjectAt: index).map { make($0.key, $0.value) }
+            }
+            previous = key.textRange
+            members.append(make(string(at: keyIndex), keyIndex + 1))
+            keyIndex = Int(tokens[keyIndex + 1].end)
+        }
+        return members
+    }
+
+    /// The members of an object whose keys are not in order, or not plain: each key the first
+    /// time, as `String`s compare, sorted by their UTF-8 bytes.
+    private func sortedMembers(ofObjectAt index: Int) -> [JSONKeyOrder.Member<Int>] {
         var members: [(key: String, value: Int)] = []
-        members.reserveCapacity(Int(tokens[index].count))
         var keyIndex = index + 1
         for _ in 0..<tokens[index].count {
             members.append((string(at: keyIndex), keyIndex + 1))
             keyIndex = Int(tokens[keyIndex + 1].end)
         }
-        // JSONEncoder with sorted keys, and this package, write members in order, and without a
-        // key twice: that is checked first, as it costs less than sorting.
-        if isInOrder(members) { return members }
         if !keysAreUnique {
             var seen = Set<String>()
             members.removeAll { !seen.insert($0.key).inserted }
         }
-        return JSONKeyOrder.sorted(members).map { ($0.key, $0.value) }
+        return JSONKeyOrder.sorted(members)
     }
 
-    /// Whether each member's key is plain ASCII text after the key before, byte by byte.
-    private func isInOrder(_ members: [(key: String, value: Int)]) -> Bool {
-        var previous: Range<Int> = 0..<0
-        for (position, member) in members.enumerated() {
-            let token = tokens[member.value - 1]
-            guard token.storage == .plain else { return false }
-            let range = token.textRange
-            guard position == 0 || text[previous].lexicographicallyPrecedes(text[range]) else { return false }
-            previous = range
+    /// Whether the text at `first` comes before the text at `second`, byte by byte.
+    private func textPrecedes(_ first: Range<Int>, _ second: Range<Int>) -> Bool {
+        for (firstIndex, secondIndex) in zip(first, second) where text[firstIndex] != text[secondIndex] {
+            return text[firstIndex] < text[secondIndex]
         }
-        return true
+        return first.count < second.count
     }
 
-    /// The indices of the elements of the array at `index`.
-    func elements(ofArrayAt index: Int) -> [Int] {
-        var elements: [Int] = []
-        elements.reserveCapacity(Int(tokens[index].count))
+    /// The elements of the array at `index`, each made by `make` from its index.
+    func elements<Element>(ofArrayAt index: Int, _ make: (Int) -> Element) -> [Element] {
+        let count = Int(tokens[index].count)
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
         var element = index + 1
-        for _ in 0..<tokens[index].count {
-            elements.append(element)
+        for _ in 0..<count {
+            elements.append(make(element))
             element = Int(tokens[element].end)
         }
         return elements

@@ -68,7 +68,7 @@ public struct RecordJSONDecoder: Sendable {
         // Foundation's decoder.
         guard let tape = JSONTape(parsing: data, maximumDepth: WireJSON.maximumNesting + 1),
             tape.kind(at: 0) == .array,
-            tape.elements(ofArrayAt: 0).allSatisfy({ tape.kind(at: $0) == .object })
+            tape.elements(ofArrayAt: 0, { tape.kind(at: $0) }).allSatisfy({ $0 == .object })
         else { return nil }
         return try Values.read(from: WireReader(tape, at: 0))
     }

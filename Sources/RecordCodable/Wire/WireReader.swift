@@ -215,12 +215,12 @@ struct WireReader {
     /// Every member of the object, with its key, in the order of the keys' UTF-8 bytes.
     func members() throws -> [(key: String, reader: WireReader)] {
         guard tape.kind(at: index) == .object else { throw mismatch([String: Any].self) }
-        return tape.members(ofObjectAt: index).map { ($0.key, WireReader(tape, at: $0.value)) }
+        return tape.members(ofObjectAt: index) { [tape] key, value in (key, WireReader(tape, at: value)) }
     }
 
     func elements() throws -> [WireReader] {
         guard tape.kind(at: index) == .array else { throw mismatch([Any].self) }
-        return tape.elements(ofArrayAt: index).map { WireReader(tape, at: $0) }
+        return tape.elements(ofArrayAt: index) { [tape] in WireReader(tape, at: $0) }
     }
 
     // MARK: Errors
