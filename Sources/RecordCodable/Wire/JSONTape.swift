@@ -130,14 +130,12 @@ final class JSONTape {
 
     /// Whether the text at `start` begins with the bytes of `key`.
     private func textEquals(_ key: String, at start: Int) -> Bool {
-        let text = self.text
+        guard start + key.utf8.count <= text.count else { return false }
         if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
             // Reading a string's bytes through a span costs a tenth of stepping through its
             // UTF-8 view.
             let keyBytes = key.utf8.span
-            let textBytes = text.span
-            guard start + keyBytes.count <= textBytes.count else { return false }
-            for offset in 0..<keyBytes.count where textBytes[start + offset] != keyBytes[offset] {
+            for offset in 0..<keyBytes.count where text[start + offset] != keyBytes[offset] {
                 return false
             }
             return true
