@@ -146,6 +146,7 @@ struct JSONTapeParser {
 
     /// Appends a token, which ends where the next begins unless it is a container's; `false` when
     /// there is no room left for it.
+    @inline(__always)
     private mutating func append(_ token: JSONToken, to tokens: inout OutputSpan<JSONToken>) -> Bool {
         guard !tokens.isFull else {
             ranOutOfRoom = true
@@ -158,6 +159,7 @@ struct JSONTapeParser {
     }
 
     /// The position of the first byte from `start` that is not whitespace.
+    @inline(__always)
     private static func skipWhitespace(_ bytes: Span<UInt8>, from start: Int) -> Int {
         var index = start
         while index < bytes.count {
@@ -173,6 +175,7 @@ struct JSONTapeParser {
 
     /// Reads the string whose opening quote is at `start`; returns the position after its
     /// closing quote, or `nil` when it is not a valid JSON string.
+    @inline(__always)
     private mutating func string(_ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, from start: Int)
         -> Int?
     {
