@@ -24,7 +24,7 @@ struct FastJSONPropertyTests {
         }
     }
 
-    @Test("Random records of any values: the same bytes, or the same error for a field that cannot be written")
+    @Test("Random records of any values: the same bytes, or the same error at the same path")
     func randomRecords() throws {
         var random = RandomSource(seed: Self.seed &+ 1)
         var failures = 0
@@ -34,8 +34,10 @@ struct FastJSONPropertyTests {
                 record.encryptedFields = Set(record.fields.keys.filter { _ in random.bool() })
             }
             if random.int(in: 0...3) == 0 {
+                // Its dates may be beyond what the wire carries, as a field's may be.
+                let created = random.bool() ? random.date(wholeMilliseconds: true) : Date(timeIntervalSince1970: 1e300)
                 record.metadata = RecordMetadata(
-                    changeTag: random.string(), created: .init(timestamp: random.date(wholeMilliseconds: true)),
+                    changeTag: random.string(), created: .init(timestamp: created),
                     zoneID: random.maybe { RecordZoneID(zoneName: $0.string()) }, deleted: random.bool())
             }
             let comment = "seed \(Self.seed &+ 1), iteration \(iteration)"
@@ -47,19 +49,10 @@ struct FastJSONPropertyTests {
                 expectSameOutcome(Record.self, from: fast, comment)
             case (.failure(let fastError as EncodingError), .failure(let codableError as EncodingError)):
                 failures += 1
-                // Of two fields that cannot be written, the Codable path reports the first in the
-                // order of the record's dictionary, the fast path the first by name: each must be
-                // an error that the Codable path throws for that field alone.
-                let field = fastError.context?.codingPath.dropFirst().first?.stringValue ?? ""
-                if fastError.path != codableError.path, let value = record.fields[field] {
-                    var alone = record
-                    alone.fields = [field: value]
-                    #expect(
-                        (try? sorted.encode(alone)) == nil && fastError.path.hasPrefix("fields.\(field)"),
-                        "\(comment): \(fastError) / \(codableError)")
-                } else {
-                    #expect(fastError.path == codableError.path, "\(comment): \(fastError) / \(codableError)")
-                }
+                #expect(
+                    fastError.path == codableError.path
+                        && fastError.context?.debugDescription == codableError.context?.debugDescription,
+                    "\(comment): \(fastError) / \(codableError)")
             case (let fast, let codable):
                 Issue.record("\(comment): fast \(fast), Codable \(codable)")
             }

@@ -23,6 +23,18 @@ extension JSONBytesWriter {
     /// - Parameter path: The coding path of the record, for errors.
     /// - Throws: The `EncodingError` the `Codable` path throws.
     mutating func write(_ record: Record, at path: [any CodingKey]) throws {
+        do {
+            try writeFields(of: record, orRecordAt: path)
+        } catch {
+            // Of two values that cannot be written, the wire types report the first in the
+            // order of the record's dictionary, where this writer meets them in the order of
+            // their names: the record's own JSON gives the error the Codable path gives.
+            _ = try record.wireJSON(at: path)
+            throw error
+        }
+    }
+
+    private mutating func writeFields(of record: Record, orRecordAt path: [any CodingKey]) throws {
         var shell = record
         shell.fields = [:]
         // Only the fields are written here; a form of the record's JSON that does not hold them as
