@@ -320,6 +320,31 @@ struct FastJSONReaderTests {
         #expect(readsFast(Data(#"[{"recordName":"a"}]"#.utf8), maximumDepth: WireJSON.maximumNesting + 1))
     }
 
+    @Test("A page of 10 MB reads every record, and a smaller one the same as on the Codable path")
+    func largePages() throws {
+        func page(records count: Int) throws -> Data {
+            let records = (0..<count).map { index in
+                RecordResult.success(
+                    Record(
+                        recordType: "Post", recordName: "post-\(index)",
+                        fields: [
+                            "title": .string("Title \(index) with some words to make it longer"),
+                            "body": .string(String(repeating: "A body of text \(index). ", count: 24)),
+                            "views": .int64(Int64(index)), "score": .double(Double(index) / 7),
+                            "tags": .list([.string("a"), .string("b\(index)")]),
+                        ]))
+            }
+            return try RecordJSONEncoder().encode(RecordsQueryResponse(records: records))
+        }
+        let large = try page(records: 14_000)
+        #expect(large.count > 10_000_000)
+        let read = try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: large)
+        #expect(read.records.count == 14_000)
+        #expect(read.records.allSatisfy { $0.record != nil })
+        #expect(read.records.last?.record?["views"] == .int64(13_999))
+        expectSameOutcome(RecordsQueryResponse.self, from: try page(records: 300))
+    }
+
     @Test("A type that is not a wire type is read by JSONDecoder")
     func otherTypes() throws {
         struct Holder: Codable, Equatable {
