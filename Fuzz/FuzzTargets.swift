@@ -4,6 +4,8 @@
 // RECORD_FUZZ_TARGET chooses the target:
 //   json    — the bytes are JSON: decode a Record and the service bodies from them.
 //   record  — the bytes are a recipe for a Record: decode models from it.
+//   wire    — the bytes are JSON: RecordJSONDecoder and RecordJSONEncoder give what JSONDecoder and
+//             JSONEncoder give, value for value, error for error and byte for byte.
 //
 // A target may only end in a decoded value or a DecodingError. Anything else — another error, a
 // decoded value that does not survive a second trip — stops the fuzzer through `failure(_:)`.
@@ -17,6 +19,7 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Data(bytes: start, count: count)
     switch target {
     case "record": fuzzRecordIntoModels(bytes)
+    case "wire": fuzzFastJSON(bytes)
     default: fuzzJSONIntoRecord(bytes)
     }
     return 0
@@ -60,6 +63,81 @@ private func expectDecodedOrDecodingError(_ body: () throws -> Void) {
     } catch is DecodingError {
     } catch {
         failure("threw \(type(of: error)): \(error)")
+    }
+}
+
+// MARK: Fast JSON against Foundation's
+
+/// What a decoder made of some JSON: a value, or an error's kind and coding path.
+private enum Outcome<Value: Equatable>: Equatable {
+    case value(Value)
+    case error(kind: String, path: String)
+
+    init(_ decode: () throws -> Value) {
+        do {
+            self = .value(try decode())
+        } catch let error as DecodingError {
+            self = .error(kind: Self.kind(of: error), path: Self.path(of: error))
+        } catch {
+            failure("decoding threw \(type(of: error)): \(error)")
+        }
+    }
+
+    private static func kind(of error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch: "typeMismatch"
+        case .valueNotFound: "valueNotFound"
+        case .keyNotFound: "keyNotFound"
+        case .dataCorrupted: "dataCorrupted"
+        @unknown default: "unknown"
+        }
+    }
+
+    private static func path(of error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            (context.codingPath + [key]).map(\.stringValue).joined(separator: ".")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            context.codingPath.map(\.stringValue).joined(separator: ".")
+        @unknown default: ""
+        }
+    }
+}
+
+/// The fast reader and writer against Foundation's coders, on any bytes: the tape never crashes
+/// or loops on them (AddressSanitizer and the fuzzer's timeout watch), and every type reads to the
+/// same value or fails with the same kind of error at the same path, and writes the same bytes.
+private func fuzzFastJSON(_ bytes: Data) {
+    _ = JSONTape(parsing: bytes, maximumDepth: WireJSON.maximumNesting + 1)
+    compareFastJSON(Record.self, bytes)
+    compareFastJSON(RecordsQueryResponse.self, bytes)
+    compareFastJSON(RecordsModifyRequest.self, bytes)
+    compareFastJSON([Record].self, bytes)
+}
+
+private func compareFastJSON<T: Codable & Equatable>(_ type: T.Type, _ bytes: Data) {
+    let fast = Outcome { try RecordJSONDecoder().decode(T.self, from: bytes) }
+    let foundation = Outcome { try JSONDecoder().decode(T.self, from: bytes) }
+    if fast != foundation {
+        // A document the fast reader hands to JSONDecoder gets JSONDecoder's outcome by
+        // construction; of two values it cannot read in one object, JSONDecoder reports the one
+        // it meets first in a Dictionary's order, which differs from one decoding to the next.
+        guard case .error(let fastKind, _) = fast, case .error(let kind, _) = foundation, fastKind == kind,
+            JSONTape(parsing: bytes, maximumDepth: WireJSON.maximumNesting + 1) == nil
+        else {
+            failure("\(T.self): RecordJSONDecoder gave \(fast), JSONDecoder \(foundation)")
+        }
+    }
+    guard case .value(let value) = fast else { return }
+    let sorted = JSONEncoder()
+    sorted.outputFormatting = .sortedKeys
+    switch (Result { try RecordJSONEncoder().encode(value) }, Result { try sorted.encode(value) }) {
+    case (.success(let fastBytes), .success(let foundationBytes)):
+        guard fastBytes == foundationBytes else { failure("\(T.self): RecordJSONEncoder wrote other bytes") }
+    case (.failure(is EncodingError), .failure(is EncodingError)):
+        break
+    case (let fastResult, let foundationResult):
+        failure("\(T.self): RecordJSONEncoder gave \(fastResult), JSONEncoder \(foundationResult)")
     }
 }
 

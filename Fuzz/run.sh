@@ -24,7 +24,7 @@ echo "Building the fuzzing binary (libFuzzer and AddressSanitizer)…"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name RecordCodableFuzz \
     $sources Fuzz/FuzzTargets.swift -o "$build/fuzz" 2>&1 | { grep -v "Cannot export local symbol" || true; }
 
-for target in json record; do
+for target in json record wire; do
     corpus="$build/corpus-$target"
     mkdir -p "$corpus"
     cp Fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true

@@ -6,7 +6,8 @@
 //     swift run -c release benchmark --quick    # a short run, as CI does it
 //
 // On the flat model it also times a minimal Codable coder (Benchmarks/CodableFloor), which does the
-// hand mapping's work through Encoder and Decoder and nothing else: what the protocols cost alone.
+// hand mapping's work through Encoder and Decoder and nothing else: what the protocols cost alone;
+// and the whole server path, model to CloudKit JSON and back (ServerPath.swift).
 import CodableFloor
 import Foundation
 import RecordCodable
@@ -121,6 +122,8 @@ struct Report: Codable {
     var rounds: Int
     var rows: [Row]
     var growth: [Growth]
+    var serverPath: [ServerPathRow]
+    var pageGrowth: Growth?
 }
 
 do {
@@ -164,7 +167,19 @@ do {
             what: "10,000 elements / 1,000 elements", encodeRatio: listTimes[1] / listTimes[0],
             decodeRatio: listTimes[3] / listTimes[2]))
 
-    let report = Report(rounds: harness.rounds, rows: rows, growth: growth)
+    let serverPathRows = [try measureServerPath("flat", try serverPath(FlatPost.sample), with: harness)]
+    // Pages of 10,000 records take a while to read; the quick run leaves them out.
+    var pageGrowth: Growth?
+    if !quick {
+        let pages = try pageContenders()
+        let pageTimes = try harness.measure(pages.small + pages.large)
+        pageGrowth = Growth(
+            what: "query page of 10,000 records / 1,000", encodeRatio: pageTimes[3] / pageTimes[1],
+            decodeRatio: pageTimes[2] / pageTimes[0])
+    }
+
+    let report = Report(
+        rounds: harness.rounds, rows: rows, growth: growth, serverPath: serverPathRows, pageGrowth: pageGrowth)
     if asJSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -213,6 +228,7 @@ func printTable(_ report: Report) {
             "  encode" + number(encodeFloor, 6) + " µs =" + number(encodeFloor / encodeHand, 5) + "× hand"
                 + "    decode" + number(decodeFloor, 6) + " µs =" + number(decodeFloor / decodeHand, 5) + "× hand")
     }
+    printServerPath(report.serverPath, pageGrowth: report.pageGrowth)
     print()
     print("Growth (RecordEncoder / RecordDecoder; 10.0× is linear):")
     for growth in report.growth {

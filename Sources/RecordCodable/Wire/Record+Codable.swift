@@ -164,7 +164,10 @@ enum WireRecord {
         var clearedFields: Set<String> = []
         var typeHints: [String: String] = [:]
         if let fieldsReader = try reader.optionalMember("fields") {
-            for (name, field) in try fieldsReader.members() {
+            let members = try fieldsReader.members()
+            // Room for every field at once: growing a dictionary field by field rehashes it.
+            fields.reserveCapacity(members.count)
+            for (name, field) in members {
                 switch try WireField.content(of: field) {
                 case .value(let value, let typeName, let isEncrypted):
                     fields[name] = value

@@ -2,34 +2,32 @@ import Foundation
 
 /// Reading a wire value, with errors that carry the coding path of the value that failed.
 ///
-/// Every wire type reads itself through this API alone (``WireDecodable``), never by looking at
-/// the JSON value it wraps: so the same reading code, with the same errors at the same paths,
-/// serves Foundation's JSON decoder (the `Codable` path) and ``RecordJSONDecoder`` (the fast
-/// path), whatever form each gives the JSON in.
+/// Every wire type reads itself through this API alone (``WireCodable``), never by looking at
+/// the JSON it comes from: so the same reading code, with the same errors at the same paths,
+/// serves Foundation's JSON decoder (the `Codable` path, whose ``WireJSON`` tree is laid out as a
+/// tape) and ``RecordJSONDecoder`` (the fast path, which parses the text into a tape).
+///
+/// A reader is a ``JSONTape`` and the index of a value in it; its coding path is worked out from
+/// the tape only for an error. An object's members read as Foundation's decoder keeps them, the
+/// first of a key given twice, and ``members()`` lists them in the order of their keys' UTF-8
+/// bytes, so that a record with two bad fields reports the same one whichever path read it.
 struct WireReader {
-    private let value: WireJSON
-    /// The path of the container that holds the value, and the value's own key or index: kept
-    /// apart so that reading the elements of a long list builds no path until one is needed.
-    private let containerPath: [any CodingKey]
-    private let last: AnyCodingKey?
+    private let tape: JSONTape
+    private let index: Int
 
-    init(_ value: WireJSON, path: [any CodingKey]) {
-        self.value = value
-        self.containerPath = path
-        self.last = nil
+    /// A reader of the value at `index` of `tape`.
+    init(_ tape: JSONTape, at index: Int) {
+        self.tape = tape
+        self.index = index
     }
 
-    private init(_ value: WireJSON, in containerPath: [any CodingKey], at last: AnyCodingKey) {
-        self.value = value
-        self.containerPath = containerPath
-        self.last = last
+    /// A reader of `value`, whose coding path is `path`.
+    init(_ value: WireJSON, path: [any CodingKey]) {
+        self.init(JSONTape(value, path: path), at: 0)
     }
 
     /// The coding path of the value.
-    var path: [any CodingKey] {
-        guard let last else { return containerPath }
-        return containerPath + [last]
-    }
+    var path: [any CodingKey] { tape.path(of: index) }
 
     // MARK: Kinds
 
@@ -48,86 +46,95 @@ struct WireReader {
 
     /// What the value is.
     var kind: Kind {
-        switch value {
+        switch tape.kind(at: index) {
         case .null: .null
-        case .bool(let bool): .bool(bool)
-        case .int64(let number): .integer(number)
-        case .double(let number): .double(number)
-        case .string(let string): .string(string)
+        case .true: .bool(true)
+        case .false: .bool(false)
+        case .integer: .integer(tape.integer(at: index))
+        case .double: .double(tape.double(at: index))
+        case .string: .string(tape.string(at: index))
         case .array: .array
         case .object: .object
         }
     }
 
     /// Whether the value is `null`.
-    var isNull: Bool {
-        if case .null = value { return true }
-        return false
-    }
+    var isNull: Bool { tape.kind(at: index) == .null }
 
     /// The value as it was read, to keep and write back unchanged (a record that could not be
     /// read, say).
-    var json: WireJSON { value }
+    var json: WireJSON { tape.json(at: index) }
 
-    private func object() throws -> [String: WireJSON] {
-        guard case .object(let members) = value else { throw mismatch([String: Any].self) }
-        return members
+    /// The kind of value, as an error message names it.
+    private var kindDescription: String {
+        switch tape.kind(at: index) {
+        case .null: "null"
+        case .true, .false: "a boolean"
+        case .integer, .double: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
     }
 
-    private func array() throws -> [WireJSON] {
-        guard case .array(let elements) = value else { throw mismatch([Any].self) }
-        return elements
-    }
+    // MARK: Plain values
 
     func string() throws -> String {
-        guard case .string(let string) = value else { throw mismatch(String.self) }
-        return string
+        guard tape.kind(at: index) == .string else { throw mismatch(String.self) }
+        return tape.string(at: index)
     }
 
     func bool() throws -> Bool {
-        guard case .bool(let bool) = value else { throw mismatch(Bool.self) }
-        return bool
+        switch tape.kind(at: index) {
+        case .true: return true
+        case .false: return false
+        default: throw mismatch(Bool.self)
+        }
     }
 
     /// An integer: a JSON number that is integral and within `Int64`, or with `acceptingText`
     /// also a string that spells one.
     func int64(acceptingText: Bool = false) throws -> Int64 {
-        switch value {
-        case .int64(let number):
-            return number
-        case .double(let number):
+        switch tape.kind(at: index) {
+        case .integer:
+            return tape.integer(at: index)
+        case .double:
             // Minus zero is the one integral double that reads as one: it is the integer zero.
+            let number = tape.double(at: index)
             guard number == 0 else { throw corrupted("Number \(number) is not an integer within Int64.") }
             return 0
-        case .string(let text) where acceptingText:
-            if let number = Int64(text) { return number }
-            // A number in another spelling, such as `1e3`, reads as JSON's own would, when a
-            // double holds it exactly.
-            guard Self.isJSONNumber(text), let number = Double(text), number.magnitude < 0x1p53,
-                let integer = Int64(exactly: number)
-            else {
-                throw corrupted("The text \"\(text)\" is not an integer within Int64.")
-            }
-            return integer
+        case .string where acceptingText:
+            break
         default:
             throw mismatch(Int64.self)
         }
+        let text = tape.string(at: index)
+        if let number = Int64(text) { return number }
+        // A number in another spelling, such as `1e3`, reads as JSON's own would, when a double
+        // holds it exactly.
+        guard Self.isJSONNumber(text), let number = Double(text), number.magnitude < 0x1p53,
+            let integer = Int64(exactly: number)
+        else {
+            throw corrupted("The text \"\(text)\" is not an integer within Int64.")
+        }
+        return integer
     }
 
     /// A number that JSON can carry, or with `acceptingText` also a string that spells one. An
     /// integer beyond 2^53 is rounded to the nearest `Double`, as any reader of JSON numbers as
     /// doubles does.
     func double(acceptingText: Bool = false) throws -> Double {
-        switch value {
-        case .int64(let number): return Double(number)
-        case .double(let number): return number
-        case .string(let text) where acceptingText:
-            guard Self.isJSONNumber(text), let number = Double(text), number.isFinite else {
-                throw corrupted("The text \"\(text)\" is not a number that a Double holds.")
-            }
-            return number
+        switch tape.kind(at: index) {
+        case .integer: return Double(tape.integer(at: index))
+        case .double: return tape.double(at: index)
+        case .string where acceptingText: break
         default: throw mismatch(Double.self)
         }
+        let text = tape.string(at: index)
+        guard Self.isJSONNumber(text), let number = Double(text), number.isFinite else {
+            throw corrupted("The text \"\(text)\" is not a number that a Double holds.")
+        }
+        return number
     }
 
     /// A timestamp: whole milliseconds since 1970, as `Date(timeIntervalSince1970: ms / 1000)`,
@@ -175,9 +182,15 @@ struct WireReader {
 
     // MARK: Members
 
+    /// The reader of the member `key`, or `nil` when the object has none; a mismatch when the
+    /// value is not an object. `key` is ASCII, as every key of CloudKit's JSON is.
+    private func lookUp(_ key: String) throws -> WireReader? {
+        guard tape.kind(at: index) == .object else { throw mismatch([String: Any].self) }
+        return tape.member(key, ofObjectAt: index).map { WireReader(tape, at: $0) }
+    }
+
     func member(_ key: String) throws -> WireReader {
-        let members = try object()
-        guard let member = members[key] else {
+        guard let member = try lookUp(key) else {
             let codingKey = AnyCodingKey(stringValue: key)
             throw DecodingError.keyNotFound(
                 codingKey,
@@ -185,36 +198,29 @@ struct WireReader {
                     codingPath: path,
                     debugDescription: "No value associated with key \(codingKey) (\"\(key)\")."))
         }
-        return WireReader(member, in: path, at: AnyCodingKey(stringValue: key))
+        return member
     }
 
     /// The member `key`, or `nil` when it is missing or `null`.
     func optionalMember(_ key: String) throws -> WireReader? {
-        switch try object()[key] {
-        case nil, .null?: return nil
-        case let member?: return WireReader(member, in: path, at: AnyCodingKey(stringValue: key))
-        }
+        guard let member = try lookUp(key), !member.isNull else { return nil }
+        return member
     }
 
     /// Whether the object has a member `key` that is not `null`.
     func contains(_ key: String) throws -> Bool {
-        switch try object()[key] {
-        case nil, .null?: false
-        default: true
-        }
+        try optionalMember(key) != nil
     }
 
-    /// Every member of the object, with its key, in no particular order.
+    /// Every member of the object, with its key, in the order of the keys' UTF-8 bytes.
     func members() throws -> [(key: String, reader: WireReader)] {
-        let members = try object()
-        let path = self.path
-        return members.map { key, member in (key, WireReader(member, in: path, at: AnyCodingKey(stringValue: key))) }
+        guard tape.kind(at: index) == .object else { throw mismatch([String: Any].self) }
+        return tape.members(ofObjectAt: index) { [tape] key, value in (key, WireReader(tape, at: value)) }
     }
 
     func elements() throws -> [WireReader] {
-        let elements = try array()
-        let path = self.path
-        return elements.indices.map { index in WireReader(elements[index], in: path, at: AnyCodingKey(index: index)) }
+        guard tape.kind(at: index) == .array else { throw mismatch([Any].self) }
+        return tape.elements(ofArrayAt: index) { [tape] in WireReader(tape, at: $0) }
     }
 
     // MARK: Errors
@@ -224,7 +230,7 @@ struct WireReader {
             type,
             DecodingError.Context(
                 codingPath: path,
-                debugDescription: "Expected to decode \(type) but found \(value.kindDescription) instead."))
+                debugDescription: "Expected to decode \(type) but found \(kindDescription) instead."))
     }
 
     func corrupted(_ description: String) -> DecodingError {

@@ -1,0 +1,135 @@
+import Foundation
+import RecordCodable
+
+// The whole server path: a model to the CloudKit Web Services JSON a server sends, and that JSON
+// back to the model. Three ways each: through RecordJSONEncoder / RecordJSONDecoder (the fast
+// path), through JSONEncoder / JSONDecoder on the record (the Codable path), and Foundation's JSON
+// coders on the plain model, which is what the other two are measured against.
+
+/// The contenders of the server path for one model, after checking that every way gives the same
+/// model back and that both wire paths write the same bytes.
+func serverPath<Model: Codable & Equatable>(_ model: Model) throws -> (write: [Contender], read: [Contender]) {
+    let recordEncoder = RecordEncoder()
+    let recordDecoder = RecordDecoder()
+    let fastEncoder = RecordJSONEncoder()
+    let fastDecoder = RecordJSONDecoder()
+    let jsonEncoder = JSONEncoder()
+    let sortedEncoder = JSONEncoder()
+    sortedEncoder.outputFormatting = .sortedKeys
+    let jsonDecoder = JSONDecoder()
+
+    let record = try recordEncoder.encode(model)
+    let wire = try fastEncoder.encode(record)
+    guard wire == (try sortedEncoder.encode(record)) else {
+        throw Failure(description: "RecordJSONEncoder wrote other bytes than JSONEncoder with .sortedKeys")
+    }
+    guard try recordDecoder.decode(Model.self, from: fastDecoder.decode(Record.self, from: wire)) == model,
+        try recordDecoder.decode(Model.self, from: jsonDecoder.decode(Record.self, from: wire)) == model
+    else {
+        throw Failure(description: "a model read back from its CloudKit JSON differs from the original")
+    }
+    let plain = try jsonEncoder.encode(model)
+
+    return (
+        write: [
+            Contender(name: "RecordEncoder + RecordJSONEncoder") {
+                consume(try fastEncoder.encode(try recordEncoder.encode(model)))
+            },
+            Contender(name: "RecordEncoder + JSONEncoder") {
+                consume(try jsonEncoder.encode(try recordEncoder.encode(model)))
+            },
+            Contender(name: "JSONEncoder, plain model") { consume(try jsonEncoder.encode(model)) },
+        ],
+        read: [
+            Contender(name: "RecordJSONDecoder + RecordDecoder") {
+                consume(try recordDecoder.decode(Model.self, from: try fastDecoder.decode(Record.self, from: wire)))
+            },
+            Contender(name: "JSONDecoder + RecordDecoder") {
+                consume(try recordDecoder.decode(Model.self, from: try jsonDecoder.decode(Record.self, from: wire)))
+            },
+            Contender(name: "JSONDecoder, plain model") { consume(try jsonDecoder.decode(Model.self, from: plain)) },
+        ]
+    )
+}
+
+/// A query response of `count` records of the flat model, as CloudKit JSON.
+func queryPage(records count: Int) throws -> Data {
+    let encoder = RecordEncoder()
+    let records = try (0..<count).map { index in
+        var post = FlatPost.sample
+        post.id = "post-\(index)"
+        post.views = index
+        return RecordResult.success(try encoder.encode(post))
+    }
+    return try RecordJSONEncoder().encode(RecordsQueryResponse(records: records))
+}
+
+/// Reading and writing pages of 1,000 and 10,000 records, for how the cost grows.
+func pageContenders() throws -> (small: [Contender], large: [Contender]) {
+    func contenders(_ body: Data) throws -> [Contender] {
+        let page = try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: body)
+        return [
+            Contender(name: "read") { consume(try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: body)) },
+            Contender(name: "write") { consume(try RecordJSONEncoder().encode(page)) },
+        ]
+    }
+    return (try contenders(try queryPage(records: 1_000)), try contenders(try queryPage(records: 10_000)))
+}
+
+/// Microseconds per model on the server path, each way.
+struct ServerPathRow: Codable {
+    var model: String
+    /// Model → CloudKit JSON: "fast" (RecordEncoder + RecordJSONEncoder), "codable" (RecordEncoder
+    /// + JSONEncoder), "plain" (JSONEncoder on the model).
+    var write: [String: Double]
+    /// CloudKit JSON → model, the same three ways.
+    var read: [String: Double]
+    var writeFastVersusPlain: Double
+    var writeCodableVersusPlain: Double
+    var readFastVersusPlain: Double
+    var readCodableVersusPlain: Double
+}
+
+func measureServerPath(_ name: String, _ contenders: (write: [Contender], read: [Contender]), with harness: Harness)
+    throws -> ServerPathRow
+{
+    let write = try harness.measure(contenders.write).map { $0 / 1000 }
+    let read = try harness.measure(contenders.read).map { $0 / 1000 }
+    let names = ["fast", "codable", "plain"]
+    return ServerPathRow(
+        model: name,
+        write: Dictionary(uniqueKeysWithValues: zip(names, write)),
+        read: Dictionary(uniqueKeysWithValues: zip(names, read)),
+        writeFastVersusPlain: write[0] / write[2], writeCodableVersusPlain: write[1] / write[2],
+        readFastVersusPlain: read[0] / read[2], readCodableVersusPlain: read[1] / read[2])
+}
+
+func printServerPath(_ rows: [ServerPathRow], pageGrowth: Growth?) {
+    func number(_ value: Double, _ width: Int, digits: Int = 2) -> String {
+        let text = String(format: "%.\(digits)f", value)
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+    print()
+    print("Server path, µs per model: model → CloudKit JSON (write) and back (read)")
+    print("  fast = RecordEncoder + RecordJSONEncoder / RecordJSONDecoder + RecordDecoder")
+    print("  Codable = RecordEncoder + JSONEncoder / JSONDecoder + RecordDecoder")
+    print("  plain = JSONEncoder / JSONDecoder on the model itself")
+    print("model            fast  Codable   plain  fast/plain  Codable/plain")
+    for row in rows {
+        for (way, times, fast, codable) in [
+            ("write", row.write, row.writeFastVersusPlain, row.writeCodableVersusPlain),
+            ("read", row.read, row.readFastVersusPlain, row.readCodableVersusPlain),
+        ] {
+            print(
+                (row.model + " " + way).padding(toLength: 14, withPad: " ", startingAt: 0)
+                    + number(times["fast"] ?? 0, 7) + number(times["codable"] ?? 0, 9) + number(times["plain"] ?? 0, 8)
+                    + number(fast, 11) + "×" + number(codable, 14) + "×")
+        }
+    }
+    if let pageGrowth {
+        print(
+            "Query page of 10,000 records / 1,000 (10.0× is linear): read"
+                + number(pageGrowth.decodeRatio, 6, digits: 1) + "×, write"
+                + number(pageGrowth.encodeRatio, 6, digits: 1) + "×")
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+
+/// Writes JSON bytes exactly as Foundation's `JSONEncoder` writes them with `.sortedKeys`, without
+/// going through `Encoder`.
+///
+/// `RecordJSONEncoder` promises the same bytes as the `Codable` path, which hands a ``WireJSON``
+/// value to `JSONEncoder`; so every rule here is one that `JSONEncoder` follows, checked against it
+/// on this platform (see `FastJSONWriterTests`):
+///
+/// - object keys in the order of their UTF-8 bytes (not `String`'s `<`, which normalizes);
+/// - `"` and `\` escaped, `/` written `\/` unless `.withoutEscapingSlashes`, `\b \f \n \r \t`
+///   by name, every other control character as `\u00xx` in lower-case hex, and everything else
+///   (`DEL` and all of Unicode) as its UTF-8 bytes;
+/// - an integer in decimal, a double as its `description` without a trailing `.0` (`1e+300`,
+///   `5e-324`, `-0`), and NaN or an infinity refused;
+/// - `.prettyPrinted`: two spaces a level, `"key" : value`, and an empty object or array as
+///   `{`, an empty line, `}`.
+///
+/// For example, `.object(["b": .int64(1), "a": .string("x/y")])` is written
+/// `{"a":"x\/y","b":1}`.
+struct JSONBytesWriter {
+    /// The bytes written so far.
+    private(set) var bytes: ContiguousArray<UInt8> = []
+    let prettyPrinted: Bool
+    let escapesSlashes: Bool
+    /// The current nesting, for pretty printing.
+    private var depth = 0
+
+    init(formatting: JSONEncoder.OutputFormatting, capacity: Int = 1024) {
+        prettyPrinted = formatting.contains(.prettyPrinted)
+        escapesSlashes = !formatting.contains(.withoutEscapingSlashes)
+        bytes.reserveCapacity(capacity)
+    }
+
+    // MARK: Values
+
+    /// Writes `value` and everything in it.
+    ///
+    /// - Throws: ``NonFiniteNumber`` for a NaN or infinite double, with the keys that lead to it
+    ///   from `value`; ``JSONBytesWriter/encodingError(_:at:)`` turns it into Foundation's error.
+    mutating func write(_ value: WireJSON) throws(NonFiniteNumber) {
+        switch value {
+        case .null: append("null")
+        case .bool(let bool): append(bool ? "true" : "false")
+        case .int64(let number): write(number)
+        case .double(let number): try write(number)
+        case .string(let string): write(string)
+        case .array(let elements):
+            beginArray()
+            for (index, element) in elements.enumerated() {
+                nextElement(first: index == 0)
+                do throws(NonFiniteNumber) {
+                    try write(element)
+                } catch {
+                    throw error.inside(AnyCodingKey(index: index))
+                }
+            }
+            endArray(empty: elements.isEmpty)
+        case .object(let members):
+            beginObject()
+            for (position, member) in JSONKeyOrder.sorted(members).enumerated() {
+                writeKey(member.key, first: position == 0)
+                do throws(NonFiniteNumber) {
+                    try write(member.value)
+                } catch {
+                    throw error.inside(AnyCodingKey(stringValue: member.key))
+                }
+            }
+            endObject(empty: members.isEmpty)
+        }
+    }
+
+    /// Writes an integer in decimal.
+    mutating func write(_ number: Int64) {
+        put(upTo: JSONText.integerBound) { JSONText.put(number, into: &$0) }
+    }
+
+    /// Writes a double as `JSONEncoder` does: its shortest `description`, without a trailing `.0`.
+    mutating func write(_ number: Double) throws(NonFiniteNumber) {
+        guard number.isFinite else { throw NonFiniteNumber(number: number) }
+        put(upTo: JSONText.doubleBound) { JSONText.put(finite: number, into: &$0) }
+    }
+
+    /// Writes a string, quoted and escaped.
+    mutating func write(_ string: String) {
+        let escapingSlashes = escapesSlashes
+        put(upTo: JSONText.bound(of: string)) { JSONText.put(string, escapingSlashes: escapingSlashes, into: &$0) }
+    }
+
+    /// Appends ASCII text as it is.
+    mutating func append(_ text: String) {
+        put(upTo: text.utf8.count) { JSONText.putASCII(text, into: &$0) }
+    }
+
+    /// Appends what `write` writes straight into the output, at most `capacity` bytes: room is made
+    /// once for all of them (see ``JSONText``).
+    mutating func put(upTo capacity: Int, _ write: (inout OutputSpan<UInt8>) -> Void) {
+        bytes.append(addingCapacity: capacity, initializingWith: write)
+    }
+
+    // MARK: Containers
+
+    // A container is written as begin, then each member or element after its separator, then end,
+    // so that a writer that knows its keys already sorted (a record's fields) shares the layout.
+
+    mutating func beginObject() {
+        bytes.append(UInt8(ascii: "{"))
+        depth += 1
+    }
+
+    /// Writes the separator before a member, and its key.
+    mutating func writeKey(_ key: String, first: Bool) {
+        nextElement(first: first)
+        write(key)
+        if prettyPrinted {
+            append(" : ")
+        } else {
+            bytes.append(UInt8(ascii: ":"))
+        }
+    }
+
+    /// Writes the separator before a record's field, its name, and the start of its object up to
+    /// its value: `"name":{"type":"STRING","value":`. Compact JSON is written in one step.
+    mutating func writeFieldStart(name: String, typeName: String, first: Bool) {
+        guard !prettyPrinted else {
+            writeKey(name, first: first)
+            beginObject()
+            writeKey("type", first: true)
+            write(typeName)
+            writeKey("value", first: false)
+            return
+        }
+        depth += 1
+        let escapingSlashes = escapesSlashes
+        put(upTo: JSONText.bound(of: name) + JSONText.bound(of: typeName) + 20) { output in
+            if !first { output.append(UInt8(ascii: ",")) }
+            JSONText.put(name, escapingSlashes: escapingSlashes, into: &output)
+            JSONText.putASCII(JSONText.fieldTypeStart, into: &output)
+            JSONText.put(typeName, escapingSlashes: escapingSlashes, into: &output)
+            JSONText.putASCII(JSONText.fieldValueStart, into: &output)
+        }
+    }
+
+    mutating func endObject(empty: Bool) {
+        close(UInt8(ascii: "}"), empty: empty)
+    }
+
+    mutating func beginArray() {
+        bytes.append(UInt8(ascii: "["))
+        depth += 1
+    }
+
+    /// Writes the separator before a member or an element.
+    mutating func nextElement(first: Bool) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        if prettyPrinted { newLine() }
+    }
+
+    mutating func endArray(empty: Bool) {
+        close(UInt8(ascii: "]"), empty: empty)
+    }
+
+    private mutating func close(_ bracket: UInt8, empty: Bool) {
+        depth -= 1
+        if prettyPrinted {
+            // JSONEncoder leaves an empty line inside an empty container.
+            if empty { bytes.append(UInt8(ascii: "\n")) }
+            newLine()
+        }
+        bytes.append(bracket)
+    }
+
+    private mutating func newLine() {
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+
+    /// A point in the output to come back to.
+    struct Mark {
+        fileprivate let count: Int
+        fileprivate let depth: Int
+    }
+
+    /// Where the output is now.
+    var mark: Mark { Mark(count: bytes.count, depth: depth) }
+
+    /// Takes back everything written since `mark`.
+    mutating func rollBack(to mark: Mark) {
+        bytes.removeSubrange(mark.count...)
+        depth = mark.depth
+    }
+
+    // MARK: Errors
+
+    /// A NaN or infinite double, which JSON cannot carry, and the keys from the value being
+    /// written down to it, innermost first.
+    struct NonFiniteNumber: Error {
+        var number: Double
+        var keysInward: [AnyCodingKey] = []
+
+        func inside(_ key: AnyCodingKey) -> NonFiniteNumber {
+            var error = self
+            error.keysInward.append(key)
+            return error
+        }
+    }
+
+    /// The error `JSONEncoder` throws for a NaN or infinite double, at its full coding path.
+    static func encodingError(_ error: NonFiniteNumber, at path: [any CodingKey]) -> EncodingError {
+        .invalidValue(
+            error.number,
+            EncodingError.Context(
+                codingPath: path + error.keysInward.reversed(),
+                debugDescription: "Unable to encode Double.\(error.number) directly in JSON."))
+    }
+}

@@ -1,0 +1,311 @@
+import Foundation
+
+/// A JSON document as a flat list of tokens, one per value and one per key, in document order:
+/// what ``WireReader`` reads every record and body from.
+///
+/// Reading JSON into a tree of dictionaries costs an allocation and a hash for every value, and a
+/// reader of a tree carries the coding path it got there by; a tape costs a token a value, and a
+/// reader is the tape and an index. A container's token says how many members or elements it has
+/// and where the value after it starts, so that a reader steps over a whole value at once; the
+/// path of a value is worked out from the tape, only for an error.
+///
+/// A tape comes from one of two places, and reads the same either way:
+///
+/// - ``RecordJSONDecoder`` parses JSON text into one (``JSONTapeParser``): its strings stay in the
+///   text, made into `String`s only when asked for;
+/// - the `Codable` path lays out the ``WireJSON`` tree that Foundation's `JSONDecoder` read
+///   (``init(_:path:)``): its strings are held whole.
+///
+/// For example, `{"a":[1,"x"]}` is the tape
+///
+/// ```
+/// 0 object  members: 1  end: 5
+/// 1 string  "a"         (a member's key comes right before its value)
+/// 2 array   elements: 2 end: 5
+/// 3 integer 1
+/// 4 string  "x"
+/// ```
+final class JSONTape {
+    /// The JSON text that strings are read from, when the tape was parsed.
+    private let text: ContiguousArray<UInt8>
+    /// The strings held whole, when the tape was laid out from a tree.
+    private let heldStrings: [String]
+    private let tokens: ContiguousArray<JSONToken>
+    /// The coding path of the tape's first value.
+    private let basePath: [any CodingKey]
+    /// Whether no object holds a key twice, as in a tree, whose objects are dictionaries.
+    private let keysAreUnique: Bool
+
+    /// A tape of JSON text, whose tokens ``JSONTapeParser`` read from it.
+    init(text: ContiguousArray<UInt8>, tokens: ContiguousArray<JSONToken>) {
+        self.text = text
+        self.tokens = tokens
+        heldStrings = []
+        basePath = []
+        keysAreUnique = false
+    }
+
+    /// The tape of the JSON text `data`, or `nil` when Foundation's decoder must read it (see
+    /// ``JSONTapeParser``).
+    ///
+    /// - Parameter maximumDepth: The deepest a value may nest; the document's own value is at 0.
+    convenience init?(parsing data: Data, maximumDepth: Int) {
+        let text = ContiguousArray(data)
+        guard let tokens = JSONTapeParser.tokens(of: text, maximumDepth: maximumDepth) else { return nil }
+        self.init(text: text, tokens: tokens)
+    }
+
+    /// The tape of a tree, whose first value has the coding path `path`.
+    init(_ tree: WireJSON, path: [any CodingKey]) {
+        var layout = TreeLayout()
+        layout.append(tree)
+        text = []
+        tokens = layout.tokens
+        heldStrings = layout.strings
+        basePath = path
+        keysAreUnique = true
+    }
+
+    // MARK: Values
+
+    func kind(at index: Int) -> JSONToken.Kind { tokens[index].kind }
+
+    /// The string at `index`, a key or a value.
+    func string(at index: Int) -> String {
+        let token = tokens[index]
+        switch token.storage {
+        case .held: return heldStrings[Int(token.number)]
+        case .plain: return String(decoding: text[token.textRange], as: UTF8.self)
+        case .escaped:
+            let text = self.text
+            return String(decoding: JSONTapeParser.unescaped(text.span, token.textRange), as: UTF8.self)
+        }
+    }
+
+    /// The integer at `index`, a token of kind `integer`.
+    func integer(at index: Int) -> Int64 { Int64(bitPattern: tokens[index].number) }
+
+    /// The double at `index`, a token of kind `double`.
+    func double(at index: Int) -> Double { Double(bitPattern: tokens[index].number) }
+
+    /// The value at `index` as a ``WireJSON``: the first of a key held twice, as Foundation's
+    /// decoder keeps it.
+    func json(at index: Int) -> WireJSON {
+        switch tokens[index].kind {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .integer: return .int64(integer(at: index))
+        case .double: return .double(double(at: index))
+        case .string: return .string(string(at: index))
+        case .array: return .array(elements(ofArrayAt: index, json(at:)))
+        case .object:
+            let members = members(ofObjectAt: index) { ($0, json(at: $1)) }
+            return .object(Dictionary(members, uniquingKeysWith: { first, _ in first }))
+        }
+    }
+
+    // MARK: Containers
+
+    /// The index of the value of the first member of the object at `index` whose key is `key`.
+    ///
+    /// Keys compare as `String`s do, so the member found is the one Foundation's decoder keeps,
+    /// the first of equal keys. `key` must be ASCII, as every key the wire types read is: an ASCII
+    /// key equals a key of plain ASCII text exactly when their bytes are equal, and is compared
+    /// as a `String` with any other.
+    func member(_ key: String, ofObjectAt index: Int) -> Int? {
+        let keyLength = key.utf8.count
+        var keyIndex = index + 1
+        for _ in 0..<tokens[index].count {
+            let token = tokens[keyIndex]
+            if token.storage == .plain {
+                if Int(token.count) == keyLength, textEquals(key, at: Int(token.start)) { return keyIndex + 1 }
+            } else if string(at: keyIndex) == key {
+                return keyIndex + 1
+            }
+            keyIndex = Int(tokens[keyIndex + 1].end)
+        }
+        return nil
+    }
+
+    /// Whether the text at `start` begins with the bytes of `key`.
+    private func textEquals(_ key: String, at start: Int) -> Bool {
+        guard start + key.utf8.count <= text.count else { return false }
+        if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
+            // Reading a string's bytes through a span costs a tenth of stepping through its
+            // UTF-8 view.
+            let keyBytes = key.utf8.span
+            for offset in 0..<keyBytes.count where text[start + offset] != keyBytes[offset] {
+                return false
+            }
+            return true
+        }
+        return text[start...].starts(with: key.utf8)
+    }
+
+    /// The members of the object at `index`, each made by `make` from its key and the index of
+    /// its value: the first of each key, as `String`s compare, in the order of the keys' UTF-8
+    /// bytes.
+    func members<Member>(ofObjectAt index: Int, _ make: (String, Int) -> Member) -> [Member] {
+        let count = Int(tokens[index].count)
+        var members: [Member] = []
+        members.reserveCapacity(count)
+        // JSONEncoder with sorted keys, and this package, write members in order, and without a
+        // key twice: that is checked first, as it costs less than sorting.
+        var previous: Range<Int> = 0..<0
+        var keyIndex = index + 1
+        for position in 0..<count {
+            let key = tokens[keyIndex]
+            guard key.storage == .plain, position == 0 || textPrecedes(previous, key.textRange) else {
+                return sortedMembers(ofObjectAt: index).map { make($0.key, $0.value) }
+            }
+            previous = key.textRange
+            members.append(make(string(at: keyIndex), keyIndex + 1))
+            keyIndex = Int(tokens[keyIndex + 1].end)
+        }
+        return members
+    }
+
+    /// The members of an object whose keys are not in order, or not plain: each key the first
+    /// time, as `String`s compare, sorted by their UTF-8 bytes.
+    private func sortedMembers(ofObjectAt index: Int) -> [JSONKeyOrder.Member<Int>] {
+        var members: [(key: String, value: Int)] = []
+        var keyIndex = index + 1
+        for _ in 0..<tokens[index].count {
+            members.append((string(at: keyIndex), keyIndex + 1))
+            keyIndex = Int(tokens[keyIndex + 1].end)
+        }
+        if !keysAreUnique {
+            var seen = Set<String>()
+            members.removeAll { !seen.insert($0.key).inserted }
+        }
+        return JSONKeyOrder.sorted(members)
+    }
+
+    /// Whether the text at `first` comes before the text at `second`, byte by byte.
+    private func textPrecedes(_ first: Range<Int>, _ second: Range<Int>) -> Bool {
+        for (firstIndex, secondIndex) in zip(first, second) where text[firstIndex] != text[secondIndex] {
+            return text[firstIndex] < text[secondIndex]
+        }
+        return first.count < second.count
+    }
+
+    /// The elements of the array at `index`, each made by `make` from its index.
+    func elements<Element>(ofArrayAt index: Int, _ make: (Int) -> Element) -> [Element] {
+        let count = Int(tokens[index].count)
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        var element = index + 1
+        for _ in 0..<count {
+            elements.append(make(element))
+            element = Int(tokens[element].end)
+        }
+        return elements
+    }
+
+    // MARK: Paths
+
+    /// The coding path of the value at `index`: the keys and element indices that lead to it.
+    /// Worked out from the start of the tape, as it is needed only for an error.
+    func path(of index: Int) -> [any CodingKey] {
+        var path = basePath
+        var container = 0
+        while container != index {
+            // Step into the member or element of `container` whose tokens hold `index`.
+            let isObject = tokens[container].kind == .object
+            var child = container + (isObject ? 2 : 1)
+            var position = 0
+            while Int(tokens[child].end) <= index {
+                child = Int(tokens[child].end) + (isObject ? 1 : 0)
+                position += 1
+            }
+            path.append(isObject ? AnyCodingKey(stringValue: string(at: child - 1)) : AnyCodingKey(index: position))
+            container = child
+        }
+        return path
+    }
+}
+
+/// One value or key of a ``JSONTape``.
+struct JSONToken {
+    enum Kind: UInt8 {
+        case object, array, string, integer, double, `true`, `false`, null
+    }
+
+    /// Where a string's characters are.
+    enum Storage: UInt8 {
+        /// In the text, as plain ASCII: its bytes are its characters.
+        case plain
+        /// In the text, as UTF-8 with escapes or other than ASCII.
+        case escaped
+        /// In the tape's held strings, at `number`.
+        case held
+    }
+
+    var kind: Kind
+    var storage = Storage.plain
+    /// For a string in the text, the offset of its first byte after the quote.
+    var start: Int32 = 0
+    /// For a string in the text, its length in bytes; for an object, its members; for an array,
+    /// its elements.
+    var count: Int32 = 0
+    /// The index of the token after this value and everything in it.
+    var end: Int32 = 0
+    /// For a number, the bits of its `Int64` or `Double`; for a held string, its index.
+    var number: UInt64 = 0
+
+    init(kind: Kind) {
+        self.kind = kind
+    }
+
+    /// The bytes of a string in the text.
+    var textRange: Range<Int> { Int(start)..<Int(start) + Int(count) }
+}
+
+/// Lays out a ``WireJSON`` tree as the tokens of a tape.
+private struct TreeLayout {
+    var tokens: ContiguousArray<JSONToken> = []
+    var strings: [String] = []
+
+    /// Appends `value` and everything in it. A tree read by Foundation's decoder nests no deeper
+    /// than that decoder allows, so this recursion is bounded.
+    mutating func append(_ value: WireJSON) {
+        let index = tokens.count
+        switch value {
+        case .null: tokens.append(JSONToken(kind: .null))
+        case .bool(let bool): tokens.append(JSONToken(kind: bool ? .true : .false))
+        case .int64(let number): appendNumber(.integer, UInt64(bitPattern: number))
+        case .double(let number): appendNumber(.double, number.bitPattern)
+        case .string(let string): appendString(string)
+        case .array(let elements):
+            var token = JSONToken(kind: .array)
+            token.count = Int32(clamping: elements.count)
+            tokens.append(token)
+            for element in elements { append(element) }
+        case .object(let members):
+            var token = JSONToken(kind: .object)
+            token.count = Int32(clamping: members.count)
+            tokens.append(token)
+            for (key, member) in members {
+                appendString(key)
+                append(member)
+            }
+        }
+        tokens[index].end = Int32(clamping: tokens.count)
+    }
+
+    private mutating func appendNumber(_ kind: JSONToken.Kind, _ bits: UInt64) {
+        var token = JSONToken(kind: kind)
+        token.number = bits
+        tokens.append(token)
+    }
+
+    private mutating func appendString(_ string: String) {
+        var token = JSONToken(kind: .string)
+        token.storage = .held
+        token.number = UInt64(strings.count)
+        tokens.append(token)
+        strings.append(string)
+        tokens[tokens.count - 1].end = Int32(clamping: tokens.count)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Reads records and CloudKit Web Services bodies from JSON, several times faster than
+/// `JSONDecoder`, with the same values and the same errors.
+///
+/// `JSONDecoder().decode(Record.self, from: body)` reads every JSON value through `Decoder`, which
+/// cannot say what kind a value is, so each kind is tried in turn. This decoder reads the bytes
+/// into a flat list of tokens instead, and the record reads itself from them through the same code
+/// as on the `Codable` path: the values are equal, and an error is the same `DecodingError`, of the
+/// same kind, at the same coding path.
+///
+/// ```swift
+/// let (body, _) = try await URLSession.shared.data(for: queryRequest)
+/// let page = try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: body)
+/// let posts = try page.records.compactMap(\.record).map { try RecordDecoder().decode(Post.self, from: $0) }
+/// ```
+///
+/// It reads a ``Record``, an array of records, and every request and response body of the
+/// package. Any other `Decodable` type is handed to `JSONDecoder`, so the decoder works for every
+/// type; only those gain speed.
+///
+/// It accepts what `JSONDecoder` accepts: UTF-8 with or without a byte order mark, trailing commas
+/// in objects and arrays, and of a key given twice the first. The rare document it does not read
+/// as `JSONDecoder` would, word for word — JSON that is not valid, UTF-16 or UTF-32 text, numbers
+/// beyond a `Double`'s range, values nested deeper than CloudKit's bodies nest — it hands to
+/// `JSONDecoder`, so that the result, or the error, is `JSONDecoder`'s own.
+public struct RecordJSONDecoder: Sendable {
+    /// Creates a decoder.
+    public init() {}
+
+    /// Returns a value of `type` read from `data`.
+    ///
+    /// - Parameters:
+    ///   - type: A record, an array of records, a request or response body, or any other
+    ///     `Decodable` type (read by `JSONDecoder`).
+    ///   - data: JSON.
+    /// - Throws: The `DecodingError` that `JSONDecoder().decode(type, from: data)` throws: for
+    ///   JSON that is not valid, `DecodingError.dataCorrupted` at the empty path; for a value that
+    ///   is malformed, an error at its coding path, such as `fields.title.value`.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if T.self == Record.self, let record = try Self.read(Record.self, from: data) as? T {
+            return record
+        } else if let wireType = T.self as? any WireCodable.Type, let value = try Self.read(wireType, from: data) as? T
+        {
+            return value
+        } else if let arrayType = T.self as? any WireCodableArray.Type,
+            let value = try Self.readArray(arrayType, from: data) as? T
+        {
+            return value
+        }
+        return try JSONDecoder().decode(T.self, from: data)
+    }
+
+    /// Reads a wire value from the object that `data` holds, or returns `nil` when Foundation's
+    /// decoder must read the document.
+    private static func read<Value: WireCodable>(_ type: Value.Type, from data: Data) throws -> Value? {
+        // The document is the value, so its depth is counted from it.
+        guard let tape = JSONTape(parsing: data, maximumDepth: WireJSON.maximumNesting),
+            tape.kind(at: 0) == .object
+        else { return nil }
+        return try Value(wire: WireReader(tape, at: 0))
+    }
+
+    /// Reads an array of wire values from the array of objects that `data` holds, or returns `nil`
+    /// when Foundation's decoder must read the document.
+    private static func readArray<Values: WireCodableArray>(_ type: Values.Type, from data: Data) throws -> Values? {
+        // Each element is a document of its own, one level below the array, as it is for
+        // Foundation's decoder.
+        guard let tape = JSONTape(parsing: data, maximumDepth: WireJSON.maximumNesting + 1),
+            tape.kind(at: 0) == .array,
+            tape.elements(ofArrayAt: 0, { tape.kind(at: $0) }).allSatisfy({ $0 == .object })
+        else { return nil }
+        return try Values.read(from: WireReader(tape, at: 0))
+    }
+}
