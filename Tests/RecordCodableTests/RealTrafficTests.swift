@@ -474,3 +474,24 @@ extension RecordValue {
         return .plus
     }
 }
+
+@Suite("Real server traffic through the fast coders")
+struct RealTrafficFastPathTests {
+    @Test("Cleared fields, emptied lists of other types and encrypted fields write the same bytes on both paths")
+    func sameBytesForUpdates() throws {
+        let fetched = try JSONDecoder().decode(
+            Record.self,
+            from: Data(
+                #"{"recordName":"S1","recordType":"S","recordChangeTag":"t","fields":{"a":{"type":"INT64_LIST","value":[]},"b":{"type":"STRING","value":null},"c":{"type":"ENCRYPTED_TIMESTAMP_LIST","value":[]},"d":{"type":"STRING","value":"x"}}}"#
+                    .utf8))
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys]
+        let fast = RecordJSONEncoder()
+        #expect(try fast.encode(fetched) == foundation.encode(fetched))
+        #expect(try RecordJSONDecoder().decode(Record.self, from: fast.encode(fetched)) == fetched)
+        let text = String(decoding: try fast.encode(fetched), as: UTF8.self)
+        #expect(text.contains(#""a":{"type":"INT64_LIST","value":[]}"#), "\(text)")
+        let request = RecordsModifyRequest(savingRecords: [fetched])
+        #expect(try fast.encode(request) == foundation.encode(request))
+    }
+}

@@ -12,8 +12,8 @@ import Foundation
 ///   a reference, or a list of one of these — is written as ``WireField`` writes it: its type name
 ///   is ``RecordValue/typeName``, bytes are `base64EncodedString()`, a date is
 ///   `WireField.milliseconds(_:at:)` and a reference `WireField.reference(_:)`;
-/// - any other field (encrypted, an asset, a location, a value that CloudKit's JSON cannot carry)
-///   is `WireField.object(for:encrypted:at:)`'s JSON, errors included.
+/// - any other field (encrypted, an empty list, an asset, a location, a value that CloudKit's JSON
+///   cannot carry) is `WireField.object(for:typeHint:encrypted:at:)`'s JSON, errors included.
 ///
 /// The tests and the `wire` fuzz target compare the bytes with the `Codable` path's on random
 /// records, so that a change to the wire types' rules cannot leave this writer behind unseen.
@@ -69,10 +69,13 @@ extension JSONBytesWriter {
         let encrypted = record.encryptedFields
         for (position, field) in JSONKeyOrder.sorted(record.fields).enumerated() {
             let isEncrypted = !encrypted.isEmpty && encrypted.contains(field.key)
-            if isEncrypted || !writeCommonField(field.key, field.value, first: position == 0) {
+            // An empty list takes its type from the record's hint, which only the wire types read.
+            if isEncrypted || field.value.isEmptyList || !writeCommonField(field.key, field.value, first: position == 0)
+            {
                 writeKey(field.key, first: position == 0)
                 let fieldPath = path + [AnyCodingKey(stringValue: field.key)]
-                let object = try WireField.object(for: field.value, encrypted: isEncrypted, at: fieldPath)
+                let object = try WireField.object(
+                    for: field.value, typeHint: record.fieldTypeHints[field.key], encrypted: isEncrypted, at: fieldPath)
                 try write(object, at: fieldPath)
             }
         }
