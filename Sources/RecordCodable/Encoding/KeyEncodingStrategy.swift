@@ -1,0 +1,26 @@
+extension RecordEncoder {
+    /// How ``RecordEncoder`` turns a property's coding key into a field name.
+    ///
+    /// The strategy applies to field names only, never to the keys inside a value stored as
+    /// JSON, and it runs after the ``RecordEncoder/identifierKey`` is matched.
+    public enum KeyEncodingStrategy: Sendable {
+        /// The field is named exactly as the coding key. This is the default.
+        case useDefaultKeys
+
+        /// The key is written in snake case: `createdAt` becomes `created_at`, `imageURL`
+        /// becomes `image_url`. Leading and trailing underscores are kept.
+        case convertToSnakeCase
+
+        /// The field name is the key that the closure returns.
+        ///
+        /// The closure receives the coding path of the key, which ends with the key itself; for a
+        /// record field the path holds just that key.
+        case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
+
+        /// Whether the strategy is a closure, whose answers are not kept from record to record.
+        var isCustom: Bool {
+            if case .custom = self { return true }
+            return false
+        }
+    }
+}
