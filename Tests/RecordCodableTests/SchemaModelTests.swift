@@ -329,6 +329,29 @@ struct SchemaModelTests {
         expectEncodingError(at: "a value") { _ = try RecordType(Odd.self) }
     }
 
+    @Test("Two keys the key strategy stores in one field are an error at the second, naming both")
+    func twoKeysOneField() throws {
+        struct Clash: Codable {
+            var id: String
+            var imageURL: String
+            var imageUrl: String
+            enum CodingKeys: String, CodingKey {
+                case id, imageURL
+                case imageUrl = "image_url"
+            }
+        }
+        var encoder = RecordEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        expectEncodingError(at: "image_url") { _ = try RecordType(Clash.self, encoder: encoder) }
+        do {
+            _ = try RecordType(Clash.self, encoder: encoder)
+        } catch let EncodingError.invalidValue(_, context) {
+            #expect(
+                context.debugDescription.contains("'imageURL' and 'image_url' are both stored in field 'image_url'"))
+        }
+        #expect(try RecordType(Clash.self).fields.count == 2)
+    }
+
     @Test("A plain enum that is not CaseIterable cannot be built from a placeholder: an error that says what to do")
     func unbuildableEnum() throws {
         enum Status: String, Codable { case draft, published }

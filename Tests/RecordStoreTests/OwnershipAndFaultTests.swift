@@ -56,6 +56,41 @@ struct OwnershipAndFaultTests {
         }
     }
 
+    @Test("A disk with room for a commit but not for the room the journal reserves after it takes the commit")
+    func roomForTheFrameOnly() throws {
+        try withStoreDirectory { directory in
+            do {
+                let (store, faults) = try failingStore(directory)
+                // Each time, room for the frame and a few bytes more, but not for 256 KB of zeros.
+                faults.failWrites(with: ENOSPC, afterBytes: 2_048)
+                try store.save(noteRecord("fits"))
+                faults.failWrites(with: ENOSPC, afterBytes: 2_048)
+                try store.save(noteRecord("fits too"))
+                #expect(try store.titles() == ["fits": "Title", "fits too": "Title"])
+            }
+            let reopened = try RecordStore(directory: directory)
+            #expect(try reopened.titles() == ["fits": "Title", "fits too": "Title"])
+            #expect(reopened.openReport.discardedTail == nil)
+        }
+    }
+
+    @Test("Closing the store inside a write closes it once the write is committed")
+    func closeInsideWrite() throws {
+        try withStoreDirectory { directory in
+            do {
+                let store = try RecordStore(directory: directory)
+                try store.write { batch in
+                    try batch.save(noteRecord("N1"))
+                    store.close()
+                    try batch.save(noteRecord("N2"))
+                }
+                expectStoreError(.closed(path: directory.path)) { _ = try store.titles() }
+            }
+            let reopened = try RecordStore(directory: directory)
+            #expect(try reopened.titles() == ["N1": "Title", "N2": "Title"])
+        }
+    }
+
     @Test("A full disk during compaction leaves the old journal in place and the store usable")
     func fullDiskInCompaction() throws {
         try withStoreDirectory { directory in

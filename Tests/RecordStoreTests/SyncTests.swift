@@ -223,6 +223,68 @@ struct SyncTests {
         }
     }
 
+    @Test("A record deleted after its request went out, and the store reopened, still sends its delete")
+    func deleteAfterReopenOfSentRecord() throws {
+        try withStoreDirectory { directory in
+            do {
+                let store = try RecordStore(directory: directory)
+                try store.save(noteRecord("N1"))
+                try store.save(noteRecord("N2"))
+                let request = try #require(try store.modifyRequests().first)
+                // The response to N2 never comes: it may be on the server.
+                try store.apply(
+                    RecordsModifyResponse(records: [.success(serverCopy(of: noteRecord("N1"), tag: "t1"))]),
+                    for: request)
+            }
+            let store = try RecordStore(directory: directory)
+            #expect(try store.storedRecord(for: noteKey("N2"))?.status == .pending)
+            try store.deleteRecord(for: noteKey("N2"))
+            #expect(try store.storedRecord(for: noteKey("N2"))?.status == .deletedLocally)
+            let request = try #require(try store.modifyRequests().first)
+            #expect(request.operations.map(\.operationType) == [.forceDelete])
+            #expect(request.operations.map(\.record.recordName) == ["N2"])
+
+            // The server never had it: its NOT_FOUND removes the record.
+            let notFound = RecordServerError(recordName: "N2", serverErrorCode: .notFound)
+            let outcome = try store.apply(RecordsModifyResponse(records: [.failure(notFound)]), for: request)
+            #expect(outcome.deleted == [noteKey("N2")])
+            #expect(try store.storedRecord(for: noteKey("N2")) == nil)
+        }
+    }
+
+    @Test("A record never in a request is simply removed when deleted; one whose create went unanswered is not")
+    func deleteOfNeverSentRecord() throws {
+        let store = try RecordStore.inMemory()
+        try store.save(contentsOf: [noteRecord("A"), noteRecord("B")])
+        try store.deleteRecord(for: noteKey("A"))
+        #expect(try store.storedRecord(for: noteKey("A")) == nil)
+
+        let request = try #require(try store.modifyRequests().first)
+        try store.apply(RecordsModifyResponse(records: []), for: request)
+        #expect(try status(store, "B") == .pending)
+        try store.save(noteRecord("B", title: "Edited"))
+        try store.deleteRecord(for: noteKey("B"))
+        #expect(try status(store, "B") == .deletedLocally)
+    }
+
+    @Test("Records of two types with one name in a zone are sent one at a time, as CloudKit names them by both")
+    func sharedNameSentOneAtATime() throws {
+        let store = try RecordStore.inMemory()
+        try store.save(noteRecord("A"))
+        try store.save(Record(recordType: "Folder", recordName: "A", fields: ["title": .string("Folder")]))
+        let first = try #require(try store.modifyRequests().first)
+        #expect(first.operations.map(\.record.recordType) == ["Folder"])
+        #expect(try store.storedRecord(for: noteKey("A"))?.status == .pending)
+
+        var saved = Record(recordType: "Folder", recordName: "A", fields: ["title": .string("Folder")])
+        saved.metadata = RecordMetadata(changeTag: "t1", zoneID: RecordZoneID(zoneName: RecordStore.defaultZone))
+        let outcome = try store.apply(RecordsModifyResponse(records: [.success(saved)]), for: first)
+        #expect(outcome.saved == [RecordKey(recordType: "Folder", recordName: "A")])
+        #expect(try store.storedRecord(for: noteKey("A"))?.status == .pending)
+        let second = try #require(try store.modifyRequests().first)
+        #expect(second.operations.map(\.record.recordType) == ["Note"])
+    }
+
     @Test("Fetched records are synced, not pending; changes pages keep their sync token per zone")
     func fetchedRecords() throws {
         try withStoreDirectory { directory in

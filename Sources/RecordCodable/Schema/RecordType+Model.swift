@@ -46,8 +46,9 @@ extension RecordSchema.RecordType {
     /// - Throws: `DecodingError.dataCorrupted` at a property's path when the probe cannot describe
     ///   it or build a placeholder of it, and any error the model's `init(from:)` throws on the
     ///   placeholders; `EncodingError.invalidValue` at a key's path for a key that makes no valid
-    ///   field name, an encrypted asset or reference, an index on an encrypted field, or a key in
-    ///   `fileURLKeys` or `indexes` that names no `URL` property, or no property, of the model.
+    ///   field name, two keys stored in one field (by the key strategy), an encrypted asset or
+    ///   reference, an index on an encrypted field, or a key in `fileURLKeys` or `indexes` that
+    ///   names no `URL` property, or no property, of the model.
     public init<Model: Decodable>(
         _ model: Model.Type,
         encoder: RecordEncoder = RecordEncoder(),
@@ -59,10 +60,21 @@ extension RecordSchema.RecordType {
         try probe.probe(model)
         let naming = RecordFieldWriter(layout: nil, strategy: encoder.keyEncodingStrategy)
         var fields: [RecordSchema.Field] = []
+        var keysByField: [String: String] = [:]
         for probed in probe.fields {
             let keyName = probed.key.stringValue
             let name = try naming.fieldName(for: keyName, probed.key)
-            guard !fields.contains(where: { $0.name == name }) else { continue }
+            if let other = keysByField[name] {
+                // The same key read twice describes one field; two keys would overwrite each other.
+                guard other == keyName else {
+                    throw EncodingError.invalid(
+                        keyName, at: [probed.key],
+                        "\(model)'s properties '\(other)' and '\(keyName)' are both stored in field '\(name)': "
+                            + "rename one, or give it another coding key.")
+                }
+                continue
+            }
+            keysByField[name] = keyName
             let field = RecordSchema.Field(
                 name: name,
                 type: probed.shape.fieldType(holdsFiles: fileURLKeys.contains(keyName)),

@@ -68,8 +68,13 @@ extension RecordSchema {
     ///   then of the queries; empty when the models and queries fit the schema.
     public func problems(for models: RecordSchema, queries: [RecordQuery] = []) -> [Problem] {
         var problems = ProblemList()
+        // Looked up by name once each, so that checking a large schema stays linear.
+        var schemaTypes: [String: IndexedRecordType] = [:]
+        for recordType in recordTypes where schemaTypes[recordType.name] == nil {
+            schemaTypes[recordType.name] = IndexedRecordType(recordType)
+        }
         for model in models.recordTypes {
-            guard let recordType = recordType(named: model.name) else {
+            guard let recordType = schemaTypes[model.name] else {
                 problems.add(.missingRecordType(model.name))
                 continue
             }
@@ -78,7 +83,7 @@ extension RecordSchema {
             }
         }
         for query in queries {
-            guard let recordType = recordType(named: query.recordType) else {
+            guard let recordType = schemaTypes[query.recordType] else {
                 problems.add(.missingRecordType(query.recordType))
                 continue
             }
@@ -93,9 +98,20 @@ extension RecordSchema {
     }
 }
 
-extension RecordSchema.RecordType {
+/// A record type of the schema with its fields by name.
+private struct IndexedRecordType {
+    let name: String
+    let fields: [String: RecordSchema.Field]
+
+    init(_ recordType: RecordSchema.RecordType) {
+        name = recordType.name
+        fields = Dictionary(recordType.fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func field(named name: String) -> RecordSchema.Field? { fields[name] }
+
     /// What is wrong with a field of the models for this record type of the schema.
-    fileprivate func problems(with modelField: RecordSchema.Field) -> [RecordSchema.Problem] {
+    func problems(with modelField: RecordSchema.Field) -> [RecordSchema.Problem] {
         guard let field = field(named: modelField.name) else {
             guard modelField.isSystemField else { return [.missingField(recordType: name, field: modelField.name)] }
             // A system field is always there, but has no index unless the schema lists one.
@@ -119,7 +135,7 @@ extension RecordSchema.RecordType {
     }
 
     /// What is wrong with a query's filter or sort on `fieldName`, which needs `indexes`.
-    fileprivate func problems(querying fieldName: String, needing indexes: RecordSchema.Indexes)
+    func problems(querying fieldName: String, needing indexes: RecordSchema.Indexes)
         -> [RecordSchema.Problem]
     {
         guard let field = field(named: fieldName) else {

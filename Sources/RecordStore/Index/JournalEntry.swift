@@ -40,6 +40,7 @@ enum JournalEntry {
         // An error the server sent is always JSON; were it not, losing it loses only a note.
         let error = entry.lastError.flatMap { try? JSONEncoder().encode($0) }
         if error != nil { flags |= 4 }
+        if entry.wasOffered { flags |= 8 }
         writer.append(flags)
         writer.appendBlob(entry.local.json)
         entry.local.facts.write(to: &writer)
@@ -92,7 +93,7 @@ enum JournalEntry {
             self = .record(
                 RecordEntry(
                     key: key, status: status, isDeletion: flags & 1 != 0, local: local, server: server,
-                    lastError: lastError))
+                    lastError: lastError, wasOffered: flags & 8 != 0))
         case .removal:
             self = .removal(try Self.key(&reader))
         case .syncToken:
@@ -110,7 +111,10 @@ enum JournalEntry {
             let status = try status(&reader)
             let flags = try reader.byte()
             return .record(
-                key, RecordState(status: status, isDeletion: flags & 1 != 0, hasServerVersion: flags & 2 != 0))
+                key,
+                RecordState(
+                    status: status, isDeletion: flags & 1 != 0, hasServerVersion: flags & 2 != 0,
+                    wasOffered: flags & 8 != 0))
         case .removal:
             return .removal(try key(&reader))
         case .syncToken:
@@ -165,8 +169,15 @@ struct RecordEntry {
     var local: EncodedRecord
     var server: EncodedRecord?
     var lastError: RecordServerError?
+    /// Whether a request has carried the record, so that the server may have it even though no
+    /// version of the server's is known here: the response may never have come. Kept in the
+    /// journal, unlike ``SyncStatus/sent``, so that deleting the record after a reopen still
+    /// sends the delete.
+    var wasOffered = false
 
-    var state: RecordState { RecordState(status: status, isDeletion: isDeletion, hasServerVersion: server != nil) }
+    var state: RecordState {
+        RecordState(status: status, isDeletion: isDeletion, hasServerVersion: server != nil, wasOffered: wasOffered)
+    }
 
     /// The entry as the public API shows it.
     func stored() throws -> StoredRecord {

@@ -1,7 +1,11 @@
 /// What names a record in a store: its zone, its record type and its record name.
 ///
 /// CloudKit names a record by its zone and name; the store adds the record type, so that models
-/// of two types may share an identifier, as they can in GarageStorage:
+/// of two types may share an identifier, as they can in GarageStorage. On the server they are one
+/// record, though: of two such records that sync, ``RecordStore/modifyRequests(maximumOperations:)``
+/// sends one at a time, and the server refuses the second's create (its error is kept in
+/// ``StoredRecord/lastError``). Share names across types only for records that stay on the
+/// device, such as the key-value view's.
 ///
 /// ```swift
 /// let key = RecordKey(recordType: "Note", recordName: "N1")          // in the default zone
@@ -13,7 +17,8 @@ public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible
     public var zone: String
     /// The record's type.
     public var recordType: String
-    /// The record's name, unique among records of its type in its zone.
+    /// The record's name, unique among records of its type in its zone (and, for records that
+    /// sync, among all records of its zone).
     public var recordName: String
 
     /// A key of a record in `zone`, by default CloudKit's default zone.

@@ -66,7 +66,12 @@ final class StoreEngine {
         if !openReport.skipped.isEmpty {
             // Frames were skipped: rewrite the journal without them, so that the next opening
             // finds it whole.
-            try compact()
+            do {
+                try compact()
+            } catch {
+                journal.close()
+                throw error
+            }
         }
     }
 

@@ -12,21 +12,33 @@ import Foundation
 /// `fdatasync` (Linux) or `fcntl(F_FULLFSYNC)` (Apple, where `fsync` leaves data in the drive's
 /// cache).
 final class DiskFile: StoreFile {
-    private let descriptor: Int32
+    /// The open file; -1 once closed, so that a late call fails instead of reaching whatever file
+    /// the system gave the number to since.
+    private var openDescriptor: Int32
     var path: String
 
     init(descriptor: Int32, path: String) {
-        self.descriptor = descriptor
+        self.openDescriptor = descriptor
         self.path = path
     }
 
+    /// The open descriptor; a closed file throws ``RecordStoreError/closed(path:)``.
+    private var descriptor: Int32 {
+        get throws {
+            guard openDescriptor >= 0 else { throw RecordStoreError.closed(path: path) }
+            return openDescriptor
+        }
+    }
+
     func size() throws -> Int {
+        let descriptor = try self.descriptor
         let end = lseek(descriptor, 0, SEEK_END)
         guard end >= 0 else { throw Self.error("seek", path) }
         return Int(end)
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
+        let descriptor = try self.descriptor
         var done = 0
         while done < buffer.count {
             guard let base = buffer.baseAddress else { return }
@@ -44,6 +56,7 @@ final class DiskFile: StoreFile {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+        let descriptor = try self.descriptor
         var done = 0
         while done < bytes.count {
             guard let base = bytes.baseAddress else { return }
@@ -57,6 +70,7 @@ final class DiskFile: StoreFile {
     }
 
     func synchronize() throws {
+        let descriptor = try self.descriptor
         #if canImport(Darwin)
             // F_FULLFSYNC asks the drive to write its cache too; a file system without it gets fsync.
             if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
@@ -70,13 +84,16 @@ final class DiskFile: StoreFile {
     }
 
     func truncate(to size: Int) throws {
+        let descriptor = try self.descriptor
         while ftruncate(descriptor, off_t(size)) != 0 {
             guard errno == EINTR else { throw Self.error("truncate", path) }
         }
     }
 
     func close() {
-        _ = closeDescriptor(descriptor)
+        guard openDescriptor >= 0 else { return }
+        _ = closeDescriptor(openDescriptor)
+        openDescriptor = -1
     }
 
     /// The error of the POSIX call that just failed.
@@ -148,6 +165,10 @@ final class DiskDirectory: StoreDirectory {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw DiskFile.error("open", path) }
         defer { _ = closeDescriptor(descriptor) }
+        #if canImport(Darwin)
+            // As for files: F_FULLFSYNC writes the drive's cache too, so that a rename is durable.
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+        #endif
         guard fsync(descriptor) == 0 else { throw DiskFile.error("fsync", path) }
     }
 

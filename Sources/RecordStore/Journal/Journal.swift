@@ -138,10 +138,17 @@ final class Journal {
         do {
             try file.write(bytes, at: start)
             if frameEnd > allocatedEnd {
-                // Room for the next commits: a quarter of the journal, from 256 KB to 8 MB.
+                // Room for the next commits: a quarter of the journal, from 256 KB to 8 MB. Only
+                // a help (a flush that need not change the file's length is cheaper): a disk
+                // with room for the frame but not for the zeros takes the commit all the same.
                 let room = min(max(frameEnd / 4, 256 << 10), 8 << 20)
-                try writeZeros(from: frameEnd, count: room)
-                allocatedEnd = frameEnd + room
+                do {
+                    try writeZeros(from: frameEnd, count: room)
+                    allocatedEnd = frameEnd + room
+                } catch {
+                    try file.truncate(to: frameEnd)
+                    allocatedEnd = frameEnd
+                }
             }
             try file.synchronize()
         } catch {

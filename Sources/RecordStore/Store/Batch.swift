@@ -14,6 +14,9 @@ extension RecordStore {
     ///     let staged = try batch.record(for: RecordKey(recordType: "Note", recordName: note.id))
     /// }
     /// ```
+    ///
+    /// A batch belongs to its closure: it reads and writes under the store's lock, which the
+    /// closure holds. Keep none of it afterwards.
     public struct Batch {
         let engine: StoreEngine
         let options: Options

@@ -105,6 +105,9 @@ public final class RecordStore: @unchecked Sendable {
     private let storeDirectory: any StoreDirectory
     /// Whether a write's closure is running, on the thread that holds `lock`.
     private var isWriting = false
+    /// Whether ``close()`` was called from inside a write's closure: the store closes once the
+    /// write is over, so that the write never reaches a closed file.
+    private var closesAfterWrite = false
 
     /// Opens the store in `directory`, creating the directory and the store if needed.
     ///
@@ -149,8 +152,15 @@ public final class RecordStore: @unchecked Sendable {
 
     /// Closes the store: another process may open it now. Every call afterwards throws
     /// ``RecordStoreError/closed(path:)``. Releasing the store closes it too.
+    ///
+    /// Called from inside a ``write(_:)`` closure, it closes the store once that write is over
+    /// (committed, or not when the closure throws).
     public func close() {
         lock.locked {
+            if isWriting {
+                closesAfterWrite = true
+                return
+            }
             engine?.close()
             engine = nil
             storeDirectory.unlock()
@@ -182,7 +192,10 @@ public final class RecordStore: @unchecked Sendable {
     func commitBatch<Result>(on engine: StoreEngine, _ body: (inout Batch) throws -> Result) throws -> Result {
         guard !isWriting else { throw RecordStoreError.nestedWrite }
         isWriting = true
-        defer { isWriting = false }
+        defer {
+            isWriting = false
+            if closesAfterWrite { close() }
+        }
         var batch = Batch(engine: engine, options: options)
         let result = try body(&batch)
         try engine.commit(batch.changes)

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// A store opened with a cipher passes every entry of its journal through ``seal(_:)`` before
 /// writing it and through ``open(_:)`` after reading it; nothing leaves the process in the
-/// clear but the frames' lengths and checksums. The store keeps a sealed check value in its
+/// clear but the frames' lengths and checksums, and how many entries each holds and how long
+/// each is. The store keeps a sealed check value in its
 /// header, so opening it with another cipher or key, or without one, is a
 /// ``RecordStoreError`` — never garbage records.
 ///

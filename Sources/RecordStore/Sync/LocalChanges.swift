@@ -11,7 +11,8 @@ enum LocalChanges {
     /// The entry of `record`, saved over `existing`.
     ///
     /// - A new record, or one kept on the device only, is ``SyncStatus/pending`` (or stays
-    ///   ``SyncStatus/localOnly`` when `localOnly`).
+    ///   ``SyncStatus/localOnly`` when `localOnly`). A record that syncs is never made local-only
+    ///   by a save: `localOnly` applies to records the server does not have.
     /// - An edit of a synced record is pending, and keeps the synced version as the server's.
     /// - An edit of a pending, sent or deleted record is pending, with the same server version.
     /// - An edit of a record in conflict resolves the conflict once the server's version is
@@ -30,6 +31,10 @@ enum LocalChanges {
             key: key, status: localOnly ? .localOnly : .pending, isDeletion: false, local: record, server: nil,
             lastError: nil)
         guard let state, state.status != .localOnly else { return entry }
+        // A record that syncs keeps syncing, even saved by a view that does not: left behind on
+        // the server, its next fetch would overwrite the local value.
+        entry.status = .pending
+        entry.wasOffered = state.wasOffered
         switch state.status {
         case .localOnly, .pending, .sent, .deletedLocally:
             if state.hasServerVersion { entry.server = try existing()?.server }
@@ -49,7 +54,9 @@ enum LocalChanges {
     }
 
     /// The entry of the record `existing` once deleted locally, or `nil` when nothing is left
-    /// to tell the server: a record it never had is simply removed.
+    /// to tell the server: a record it never had is simply removed. A record a request carried
+    /// may be on the server even when its response never came (the app was stopped, the store
+    /// reopened): its delete is sent all the same, and the server's `NOT_FOUND` for it removes it.
     static func deleting(_ existing: RecordEntry) -> RecordEntry? {
         var entry = existing
         entry.isDeletion = true
@@ -58,8 +65,8 @@ enum LocalChanges {
         case .localOnly:
             return nil
         case .pending:
-            // Never sent and never fetched: the server has never heard of it.
-            guard existing.server != nil else { return nil }
+            // Never fetched and never in a request: the server has never heard of it.
+            guard existing.state.mayBeOnServer else { return nil }
             entry.status = .deletedLocally
         case .sent:
             // Its save may have reached the server: the delete goes too.

@@ -49,14 +49,22 @@ extension RecordStore {
                 var operationsByZone: [String: [RecordOperation]] = [:]
                 var zoneIDs: [String: RecordZoneID] = [:]
                 let owed = batch.keys { _, state in [.pending, .sent, .deletedLocally].contains(state.status) }
-                for key in owed {
-                    guard let entry = try batch.entry(for: key) else { continue }
+                // CloudKit names a record by zone and name: of records of two types that share
+                // both, one is sent at a time, the next once the first one's response is applied.
+                var named: Set<[String]> = []
+                for key in owed where named.insert([key.zone, key.recordName]).inserted {
+                    guard var entry = try batch.entry(for: key) else { continue }
                     switch try OutgoingChange(of: entry) {
                     case .unchanged(let synced):
                         batch.stage(synced)
                     case .operation(let operation, let zoneID):
                         operationsByZone[key.zone, default: []].append(operation)
                         if let zoneID, zoneID.zoneName == key.zone { zoneIDs[key.zone] = zoneID }
+                        if !entry.state.mayBeOnServer {
+                            // Written with the request: a delete after a reopen must still be sent.
+                            entry.wasOffered = true
+                            batch.stage(entry)
+                        }
                         // A deletion stays deletedLocally while it is sent: it hides the record.
                         if !entry.isDeletion { sent.append((key, entry.local)) }
                     }

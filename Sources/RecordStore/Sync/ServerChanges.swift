@@ -44,6 +44,7 @@ enum ServerChanges {
         // Saved again since the delete was sent: a new record for the server.
         var next = entry
         next.server = nil
+        next.wasOffered = false
         next.local = try EncodedRecord(entry.local.decoded().withoutChangeTag())
         if next.status == .sent { next.status = .pending }
         return .replace(next)

@@ -22,7 +22,8 @@ public enum SyncStatus: String, Hashable, Sendable, CaseIterable {
     ///
     /// The store remembers this only while it is open: after a crash or a reopen the record is
     /// ``pending`` again, and the next request sends it again — the safe answer to a request
-    /// whose response never came.
+    /// whose response never came. It does remember that a request carried the record, so that
+    /// deleting it then still sends a delete: the first request may have reached the server.
     case sent
     /// The server has the record as it is here, with the change tag in its metadata.
     case synced
@@ -64,6 +65,11 @@ struct RecordState: Hashable {
     var isDeletion: Bool
     /// Whether the store keeps the server's version beside the local one.
     var hasServerVersion: Bool
+    /// Whether a request has carried the record (see ``RecordEntry/wasOffered``).
+    var wasOffered = false
+
+    /// Whether the server may have the record: a version of its is known, or a request carried it.
+    var mayBeOnServer: Bool { hasServerVersion || wasOffered }
 
     /// Whether the record is there for the app to read.
     var isVisible: Bool { !isDeletion }
