@@ -39,6 +39,12 @@ struct PropertyTests {
             store.close()
             store = try RecordStore(storeDirectory: directory, url: nil, options: Self.options(faults))
         }
+
+        /// Cuts the power: whatever was not flushed is gone, and the store is opened again.
+        func cutPower() throws {
+            directory.loseUnflushedWrites()
+            store = try RecordStore(storeDirectory: directory, url: nil, options: Self.options(faults))
+        }
     }
 
     /// The server's answer to a request it carried out in full.
@@ -52,7 +58,7 @@ struct PropertyTests {
     }
 
     @Test(
-        "Saves, deletes, batches, abandoned batches, failed writes, compactions, reopenings, requests and responses",
+        "Saves, deletes, batches, abandoned batches, failed writes, compactions, reopenings, power cuts, requests, responses",
         arguments: 0..<10)
     func againstADictionary(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
@@ -98,8 +104,11 @@ struct PropertyTests {
                     guard case .fileSystem(_, _, ENOSPC) = error else { throw error }
                 }
                 subject.faults.failWrites(with: nil)
-            case 80..<86:
+            case 80..<83:
                 try subject.reopen()
+            case 83..<86:
+                // Every write that returned was flushed: a power cut loses none of them.
+                try subject.cutPower()
             case 86..<90:
                 try subject.store.compact()
             case 90..<95:

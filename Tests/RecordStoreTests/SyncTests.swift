@@ -160,6 +160,18 @@ struct SyncTests {
         #expect(resolved.record.fields == ["title": .string("Mine and theirs")])
     }
 
+    @Test("Conflict look-ups ask for at most the records asked for, each name once")
+    func conflictLookupsInParts() throws {
+        let store = try RecordStore.inMemory()
+        try store.save(contentsOf: ["A", "B", "C"].map { noteRecord($0) })
+        let request = try #require(try store.modifyRequests().first)
+        let conflicts = ["A", "B", "C"].map { RecordServerError(recordName: $0, serverErrorCode: .conflict) }
+        try store.apply(RecordsModifyResponse(records: conflicts.map { .failure($0) }), for: request)
+        let lookups = try store.conflictLookupRequests(maximumRecords: 2)
+        #expect(lookups.map(\.recordNames) == [["A", "B"], ["C"]])
+        #expect(try store.conflictLookupRequests().map(\.recordNames) == [["A", "B", "C"]])
+    }
+
     @Test("Taking the server's version resolves a conflict the other way")
     func acceptServerVersion() throws {
         let store = try RecordStore.inMemory()

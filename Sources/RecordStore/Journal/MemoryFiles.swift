@@ -10,8 +10,14 @@ import Foundation
 
 /// A file kept in memory, for a store that tests and previews throw away: the same journal,
 /// frames and compaction as on disk, without the disk.
+///
+/// It keeps two images, as a disk does for a power cut: what was written, and what was last
+/// flushed (``synchronize()``). ``loseUnflushedWrites()`` goes back to the second, so that tests
+/// show that every promise of durability rests on a flush.
 final class MemoryFile: StoreFile {
     private var bytes: [UInt8] = []
+    /// The bytes as of the last flush: what a power cut leaves.
+    private var flushedBytes: [UInt8] = []
     var path: String
 
     init(path: String) {
@@ -40,7 +46,14 @@ final class MemoryFile: StoreFile {
         }
     }
 
-    func synchronize() throws {}
+    func synchronize() throws {
+        flushedBytes = bytes
+    }
+
+    /// Goes back to the bytes of the last flush, as a power cut does.
+    func loseUnflushedWrites() {
+        bytes = flushedBytes
+    }
 
     func truncate(to size: Int) throws {
         if size < bytes.count {
@@ -54,8 +67,13 @@ final class MemoryFile: StoreFile {
 }
 
 /// The files of an in-memory store.
+///
+/// Like ``MemoryFile``, it keeps its entries as written and as last flushed: a file created,
+/// renamed or removed since the last ``synchronize()`` is lost to ``loseUnflushedWrites()``.
 final class MemoryDirectory: StoreDirectory {
     private var files: [String: MemoryFile] = [:]
+    /// The entries as of the last flush.
+    private var flushedFiles: [String: MemoryFile] = [:]
     private let faults: StoreFaults?
 
     init(faults: StoreFaults?) {
@@ -82,7 +100,19 @@ final class MemoryDirectory: StoreDirectory {
         files[destination] = file
     }
 
-    func synchronize() throws {}
+    func synchronize() throws {
+        flushedFiles = files
+    }
+
+    /// What a power cut leaves: the entries of the last flush, each file as last flushed. A
+    /// store open on the directory must be dropped, not used again.
+    func loseUnflushedWrites() {
+        files = flushedFiles
+        for (name, file) in files {
+            file.path = path + "/" + name
+            file.loseUnflushedWrites()
+        }
+    }
 
     func removeFile(named name: String) throws {
         files[name] = nil

@@ -23,6 +23,9 @@ import RecordCodable
 ///
 /// A view that does not sync keeps its values on the device (``SyncStatus/localOnly``); one
 /// that syncs makes them pending records, sent with the rest.
+///
+/// A key names a record, so it cannot be empty: setting a value for `""` throws
+/// ``RecordStoreError/unnamedRecord(recordType:)``.
 public struct KeyValueStore: Sendable {
     /// The type of the records that hold the values.
     public static let recordType = "KeyValue"

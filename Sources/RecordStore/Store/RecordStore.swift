@@ -39,6 +39,10 @@ import RecordCodable
 /// return is decoded outside the lock. Calls block the calling thread (they do file I/O), so from
 /// the main actor, move long batches to a background task.
 ///
+/// A model with linked models is read one record at a time, so a write from another thread may
+/// land between the reads of a model and of a model it links to. To read a whole graph as of
+/// one commit, read it inside ``write(_:)``, whose batch holds the lock throughout.
+///
 /// ## Durability
 ///
 /// One process owns a store at a time: a second opener gets ``RecordStoreError/locked(path:)``.

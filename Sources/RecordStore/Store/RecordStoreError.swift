@@ -38,7 +38,8 @@ public enum RecordStoreError: Error, Hashable, Sendable {
     /// The journal was written by a newer version of the format.
     case unsupportedFormat(path: String, version: Int)
 
-    /// A frame before the end of the journal is damaged: committed data cannot be read.
+    /// Committed data cannot be read: opening the store found a damaged frame before the end of
+    /// the journal, or a read found an entry it cannot take apart. When opening fails with it,
     /// ``RecordStore/Options/recoversDamagedFrames`` opens the store with what can be read.
     case corruptJournal(path: String, offset: Int, reason: String)
 
@@ -81,8 +82,8 @@ extension RecordStoreError: LocalizedError, CustomStringConvertible {
             "\(path) is in version \(version) of the journal format, which this version of RecordStore cannot "
                 + "read. Open it with a newer version."
         case .corruptJournal(let path, let offset, let reason):
-            "The journal \(path) is damaged at offset \(offset): \(reason). Records committed before and after "
-                + "it are intact; open the store with recoversDamagedFrames to keep what can be read."
+            "The journal \(path) is damaged at offset \(offset): \(reason). When opening the store fails with "
+                + "this error, opening it with recoversDamagedFrames keeps every commit that can still be read."
         case .cipherRequired(let path):
             "The store at \(path) is encrypted: open it with the cipher it was created with."
         case .notEncrypted(let path):

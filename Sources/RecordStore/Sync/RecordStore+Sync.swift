@@ -9,7 +9,7 @@ extension RecordStore {
         /// Records the server deleted: gone from the store.
         public var deleted: [RecordKey] = []
         /// Records whose server version changed: ``SyncStatus/conflict`` now. Fetch them with
-        /// ``RecordStore/conflictLookupRequests()``.
+        /// ``RecordStore/conflictLookupRequests(maximumRecords:)``.
         public var conflicts: [RecordKey] = []
         /// Records the server refused for another reason: ``SyncStatus/pending`` again, to be
         /// sent with the next request. Wait `RecordServerError.retryDelay(attempt:)` first
@@ -195,7 +195,7 @@ extension RecordStore {
     }
 
     /// Applies the records of a `records/lookup` response: the server's versions of records in
-    /// conflict, for instance (see ``conflictLookupRequests()``).
+    /// conflict, for instance (see ``conflictLookupRequests(maximumRecords:)``).
     public func applyFetched(_ response: RecordsLookupResponse, zone: String? = nil) throws {
         try applyFetched(response.records, zone: zone)
     }
@@ -211,12 +211,23 @@ extension RecordStore {
     }
 
     /// The `records/lookup` requests that fetch the server's version of each record in
-    /// conflict whose version is not known yet: one per zone. Apply their responses with
+    /// conflict whose version is not known yet: by zone, each asking for at most
+    /// `maximumRecords` names. Apply their responses with
     /// ``applyFetched(_:zone:)-(RecordsLookupResponse,_)``.
-    public func conflictLookupRequests() throws -> [RecordsLookupRequest] {
+    ///
+    /// - Parameter maximumRecords: The most records a request asks for: CloudKit takes 200.
+    public func conflictLookupRequests(maximumRecords: Int = 200) throws -> [RecordsLookupRequest] {
         let unknown = try entries { _, slot in slot.status == .conflict }.filter { $0.server == nil }
-        return Dictionary(grouping: unknown.map(\.key), by: \.zone).sorted { $0.key < $1.key }.map { zone, keys in
-            RecordsLookupRequest(recordNames: keys.map(\.recordName), zoneID: RecordZoneID(zoneName: zone))
+        let size = max(maximumRecords, 1)
+        return Dictionary(grouping: unknown.map(\.key), by: \.zone).sorted { $0.key < $1.key }.flatMap { zone, keys in
+            // Records of two types may share a name, which the server knows as one record.
+            var seen: Set<String> = []
+            let names = keys.map(\.recordName).filter { seen.insert($0).inserted }
+            return stride(from: 0, to: names.count, by: size).map { start in
+                RecordsLookupRequest(
+                    recordNames: Array(names[start..<min(start + size, names.count)]),
+                    zoneID: RecordZoneID(zoneName: zone))
+            }
         }
     }
 

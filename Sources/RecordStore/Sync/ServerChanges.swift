@@ -55,7 +55,7 @@ enum ServerChanges {
         var next = entry
         next.lastError = error
         if error.isConflict {
-            // The server's version changed: it is fetched next (see conflictLookupRequests()).
+            // The server's version changed: it is fetched next (see conflictLookupRequests(maximumRecords:)).
             next.status = .conflict
             next.server = nil
         } else if entry.status == .sent {

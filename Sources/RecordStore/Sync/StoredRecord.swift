@@ -24,7 +24,7 @@ public struct StoredRecord: Hashable, Sendable {
     /// For a ``SyncStatus/pending`` edit of a record the server has, the version it was made
     /// from: the request sends only what changed since. For a ``SyncStatus/conflict``, the
     /// server's newer version — or `nil` until it is fetched (a conflict reported by a
-    /// `records/modify` response does not carry it; ``RecordStore/conflictLookupRequests()``
+    /// `records/modify` response does not carry it; ``RecordStore/conflictLookupRequests(maximumRecords:)``
     /// asks for it). A record the server deleted arrives with `metadata.deleted` set.
     public var serverRecord: Record?
 
