@@ -74,6 +74,37 @@ struct OwnershipAndFaultTests {
         }
     }
 
+    @Test("A failed flush fails the commit; its bytes are cut off before the next write, even when cutting fails at first")
+    func failedFlushAndCut() throws {
+        let faults = StoreFaults()
+        var options = RecordStore.Options()
+        options.faults = faults
+        let directory = MemoryDirectory(faults: faults)
+        var store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+        let journal = "memory/" + Journal.fileName
+        try store.save(noteRecord("before"))
+
+        // The commit's flush fails, and so does the flush after cutting the commit off.
+        faults.fail(.flush, times: 2, with: EIO)
+        expectStoreError(.fileSystem(operation: "flush", path: journal, code: EIO)) {
+            try store.save(noteRecord("lost"))
+        }
+        #expect(try store.titles() == ["before": "Title"])
+        // The next write cuts it off first; here the cut fails once more, and the write with it.
+        faults.fail(.truncate, times: 1, with: EIO)
+        expectStoreError(.fileSystem(operation: "truncate", path: journal, code: EIO)) {
+            try store.save(noteRecord("after"))
+        }
+        try store.save(noteRecord("after"))
+        #expect(try store.titles() == ["before": "Title", "after": "Title"])
+
+        // What was flushed is what a power cut leaves: the failed commit is not in it.
+        directory.loseUnflushedWrites()
+        store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+        #expect(try store.titles() == ["before": "Title", "after": "Title"])
+        #expect(store.openReport.discardedTail == nil)
+    }
+
     @Test("Closing the store inside a write closes it once the write is committed")
     func closeInsideWrite() throws {
         try withStoreDirectory { directory in

@@ -89,8 +89,32 @@ final class StoreFaults: @unchecked Sendable {
     private var failure: (code: Int32, afterBytes: Int)?
     private var chunk: Int?
     private var pause: UInt32 = 0
+    private var failingCalls: [Call: (code: Int32, times: Int)] = [:]
 
     init() {}
+
+    /// A file call other than a write that can be made to fail.
+    enum Call: Hashable {
+        /// ``StoreFile/synchronize()``: `fdatasync` or `F_FULLFSYNC`, which can fail with `EIO`.
+        case flush
+        /// ``StoreFile/truncate(to:)``.
+        case truncate
+    }
+
+    /// Makes the next `times` calls of `call` fail with `code`, such as `EIO`, having done
+    /// nothing.
+    func fail(_ call: Call, times: Int, with code: Int32) {
+        lock.locked { failingCalls[call] = (code, times) }
+    }
+
+    /// The error code a call of `call` fails with now, if it fails.
+    func failure(of call: Call) -> Int32? {
+        lock.locked {
+            guard let current = failingCalls[call], current.times > 0 else { return nil }
+            failingCalls[call] = (current.code, current.times - 1)
+            return current.code
+        }
+    }
 
     /// Makes every write fail with `code` (such as `ENOSPC`) once `afterBytes` more bytes are
     /// written; `nil` lets writes succeed again.
@@ -132,7 +156,8 @@ extension StoreFaults {
     }
 }
 
-/// A file whose writes fail, or go in parts, as its ``StoreFaults`` say.
+/// A file whose writes, flushes and truncations fail, or whose writes go in parts, as its
+/// ``StoreFaults`` say.
 private final class FaultInjectingFile: StoreFile {
     let file: any StoreFile
     let faults: StoreFaults
@@ -151,8 +176,18 @@ private final class FaultInjectingFile: StoreFile {
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
         try file.read(into: buffer, at: offset)
     }
-    func synchronize() throws { try file.synchronize() }
-    func truncate(to size: Int) throws { try file.truncate(to: size) }
+    func synchronize() throws {
+        if let code = faults.failure(of: .flush) {
+            throw RecordStoreError.fileSystem(operation: "flush", path: path, code: code)
+        }
+        try file.synchronize()
+    }
+    func truncate(to size: Int) throws {
+        if let code = faults.failure(of: .truncate) {
+            throw RecordStoreError.fileSystem(operation: "truncate", path: path, code: code)
+        }
+        try file.truncate(to: size)
+    }
     func close() { file.close() }
 
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
