@@ -74,7 +74,7 @@ struct OwnershipAndFaultTests {
         }
     }
 
-    @Test("A failed flush fails the commit; its bytes are cut off before the next write, even when cutting fails at first")
+    @Test("A failed flush fails the commit, cut off before the next write even when cutting fails at first")
     func failedFlushAndCut() throws {
         let faults = StoreFaults()
         var options = RecordStore.Options()
