@@ -422,6 +422,14 @@ struct RealTrafficTests {
             error?.context?.debugDescription
                 == "Record 'N3' is in zone 'B' but record 'N1' is in zone 'A': a request saves to one zone. Send a request for each zone."
         )
+        // Two zones of one name are told apart by their owners.
+        let owners = RecordsModifyRequest(
+            savingRecords: [Self.fetched("N1"), Self.fetched("N4", zone: RecordZoneID(zoneName: "A"))])
+        let ownersError = expectEncodingError(at: "operations.Index 1") { _ = try JSONEncoder().encode(owners) }
+        #expect(
+            ownersError?.context?.debugDescription
+                == "Record 'N4' is in zone 'A' of the current user but record 'N1' is in zone 'A' of owner '_o': "
+                + "a request saves to one zone. Send a request for each zone.")
         // Records of one zone, beside new ones, share it.
         let sameZone = RecordsModifyRequest(savingRecords: [Self.fetched("N1"), Self.fetched("N2", zone: nil)])
         #expect(try requestJSON(sameZone).hasSuffix(#""zoneID":{"ownerRecordName":"_o","zoneName":"A"}}"#))

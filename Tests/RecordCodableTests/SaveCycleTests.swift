@@ -397,4 +397,39 @@ struct SaveCycleTests {
         #expect(request.operations[0].record.fields == ["title": .string("Edited")])
         #expect(request.operations[1].record.recordName == "N9")
     }
+
+    @Test("A record's update carries a new parent; an unchanged one is not sent")
+    func parentInUpdates() throws {
+        let fetched = try Self.fetched()
+        #expect(try fetched.update(to: fetched).parent == nil)
+        var edited = fetched
+        edited.parent = RecordReference(recordName: "folder")
+        #expect(try fetched.update(to: edited).parent == RecordReference(recordName: "folder"))
+    }
+
+    @Test("A record given where a model is expected is an error that says how to save it")
+    func recordIsNotAModel() throws {
+        let fetched = try Self.fetched()
+        for attempt in [
+            { _ = try RecordEncoder().encode(fetched) },
+            { _ = try RecordEncoder().encodeGraph(fetched) },
+            { _ = try RecordEncoder().encode(Optional(fetched)) },
+        ] as [() throws -> Void] {
+            let error = expectEncodingError(at: "") { try attempt() }
+            #expect(error?.context?.debugDescription.contains("RecordsModifyRequest(savingRecords:)") == true)
+        }
+    }
+
+    @Test("Models are saved to the encoder's zone when the request names none")
+    func encoderZone() throws {
+        var encoder = RecordEncoder()
+        encoder.zoneID = RecordZoneID(zoneName: "Notes")
+        let note = Note(id: "N2", title: "New", color: .red)
+        #expect(try RecordsModifyRequest(saving: [note], encoder: encoder).zoneID == encoder.zoneID)
+        #expect(try RecordsModifyRequest(saving: [note], deleting: [note], encoder: encoder).zoneID == encoder.zoneID)
+        #expect(try RecordsModifyRequest(deleting: [note], encoder: encoder).zoneID == encoder.zoneID)
+        let given = RecordZoneID(zoneName: "Other")
+        #expect(try RecordsModifyRequest(saving: [note], encoder: encoder, zoneID: given).zoneID == given)
+        #expect(try RecordsModifyRequest(saving: [note]).zoneID == nil)
+    }
 }

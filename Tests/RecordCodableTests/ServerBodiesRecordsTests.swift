@@ -326,6 +326,12 @@ struct ServerBodiesRecordsTests {
         #expect(response.syncToken == "next-token")
         #expect(response.moreComing)
         #expect(response.zoneID == RecordZoneID(zoneName: "Notes"))
+        // Each record keeps the page's zone, so that a save sends it back there.
+        #expect(response.records[1].record?.metadata?.zoneID == RecordZoneID(zoneName: "Notes"))
+        #expect(try RecordsModifyRequest(savingRecords: [#require(response.records[1].record)]).zoneID == nil)
+        #expect(
+            try json(RecordsModifyRequest(savingRecords: [#require(response.records[1].record)]))
+                .contains(#""zoneID":{"zoneName":"Notes"}"#))
         try ServerBodyCoding.roundTrip(response)
 
         // A body without moreComing has no more; without records, no records.
@@ -347,6 +353,9 @@ struct ServerBodiesRecordsTests {
         let more = RecordsChangesResponse(records: [], syncToken: "t1", moreComing: true)
         #expect(request.nextPage(after: more) == RecordsChangesRequest(zoneID: zone, syncToken: "t1", resultsLimit: 10))
         #expect(request.nextPage(after: RecordsChangesResponse(records: [], syncToken: "t2")) == nil)
+        // No new token to ask with: the same page would come again, so there is no next page.
+        #expect(request.nextPage(after: RecordsChangesResponse(records: [], moreComing: true)) == nil)
+        #expect(request.nextPage(after: RecordsChangesResponse(records: [], syncToken: "t0", moreComing: true)) == nil)
     }
 
     @Test("Keys the server or a newer client adds never fail a read")

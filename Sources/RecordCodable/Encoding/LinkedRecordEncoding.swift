@@ -17,6 +17,7 @@ extension RecordEncoder {
     /// - Returns: The model's record, then the record of every model it links to.
     /// - Throws: What ``encode(_:)`` throws, for the model or for any model it links to.
     public func encodeGraph<T: Encodable>(_ value: T) throws -> [Record] {
+        try Self.rejectRecord(value)
         let graph = GraphEncoding()
         let root = try encodeRecord(value, graph: graph, fallbackName: nil)
         graph.markEncoded(root)

@@ -117,8 +117,10 @@ public struct RecordEncoder: Sendable {
         set { options = options.changed { $0.assetDirectory = newValue } }
     }
 
-    /// The zone of the records, carried by every reference to a linked model; `nil` for the
-    /// zone of the record that holds the reference.
+    /// The zone of the records: every reference to a linked model carries it, and
+    /// ``RecordsModifyRequest``'s model initialisers send their records to it when given no
+    /// zone. `nil` for the zone of the record that holds the reference, and for the zone the
+    /// records came from.
     public var zoneID: RecordZoneID? {
         get { options.value.zoneID }
         set { options = options.changed { $0.zoneID = newValue } }
@@ -146,7 +148,19 @@ public struct RecordEncoder: Sendable {
     ///   written, an ``identifierKey`` set by hand that the model does not encode. ``RecordEncodingError/recordTooLarge(size:limit:heaviestFields:)`` when the
     ///   record is larger than ``maximumRecordSize``.
     public func encode<T: Encodable>(_ value: T) throws -> Record {
-        try encodeRecord(value, graph: nil, fallbackName: nil)
+        try Self.rejectRecord(value)
+        return try encodeRecord(value, graph: nil, fallbackName: nil)
+    }
+
+    /// Refuses a ``Record`` given as a model: encoded as one, its dictionary would make a record
+    /// of a record, with fields named `recordName` and `fields`.
+    static func rejectRecord<T>(_ value: T) throws {
+        guard T.self == Record.self || T.self == Record?.self else { return }
+        throw EncodingError.invalid(
+            value, at: [] as [any CodingKey],
+            "A Record is a record already, not a model to encode: save it as it is "
+                + "(RecordsModifyRequest(savingRecords:), RecordOperation(saving:)), or compare records "
+                + "with Record.update(to:).")
     }
 }
 

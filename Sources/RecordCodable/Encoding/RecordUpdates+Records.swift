@@ -6,7 +6,7 @@ extension Record {
     /// carries the fields of `edited` whose value differs from this record's (dates compared to
     /// the millisecond, the server's precision), and names in ``clearedFields`` each field that
     /// `edited` no longer has. Its name, type and metadata — the change tag the server checks —
-    /// are this record's.
+    /// are this record's. A new ``parent`` is carried too; an update cannot remove one.
     ///
     /// ```swift
     /// var edited = fetched

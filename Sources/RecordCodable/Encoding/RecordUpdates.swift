@@ -57,7 +57,7 @@ extension RecordEncoder {
     /// the edit added, which has none, is the whole new record.
     ///
     /// ```swift
-    /// let post = try RecordDecoder().decode(Post.self, from: postRecord, linkedRecords: fetched)
+    /// var post = try RecordDecoder().decode(Post.self, from: postRecord, linkedRecords: fetched)
     /// post.author.name = "Mei Chen"
     /// let records = try RecordEncoder().encodeGraph(post, updating: postRecord, linkedOriginals: fetched)
     /// ```
@@ -165,7 +165,9 @@ struct RecordUpdate {
         }
         update.clearedFields = cleared
         update.fieldTypeHints = typeHints
-        let encrypted = edited.encryptedFields.union(original.encryptedFields)
+        // A new parent is sent; an update cannot take one away (CloudKit has no null parent).
+        if edited.parent != baseline.parent { update.parent = edited.parent }
+        let encrypted = edited.encryptedFields.union(original.encryptedFields).union(baseline.encryptedFields)
         update.encryptedFields = encrypted.filter { update.fields[$0] != nil || cleared.contains($0) }
         return update
     }

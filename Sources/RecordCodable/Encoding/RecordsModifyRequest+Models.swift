@@ -15,7 +15,8 @@ extension RecordsModifyRequest {
     ///   - models: The models to save.
     ///   - encoder: The encoder that turns each model into a record.
     ///   - operationType: The operation for every model, or `nil` to choose per model.
-    ///   - zoneID: The zone of the records, or `nil` for the zone the records came from.
+    ///   - zoneID: The zone of the records, or `nil` for the encoder's ``RecordEncoder/zoneID``, else
+    ///     the zone the records came from.
     ///   - atomic: Whether the whole request fails when one operation fails.
     /// - Throws: Any error that `encoder` throws for a model.
     public init<Model: Encodable>(
@@ -29,7 +30,7 @@ extension RecordsModifyRequest {
             let record = try encoder.encode(model)
             return RecordOperation(operationType ?? .saving(record), record: record)
         }
-        self.init(operations: operations, zoneID: zoneID, atomic: atomic)
+        self.init(operations: operations, zoneID: zoneID ?? encoder.zoneID, atomic: atomic)
     }
 
     /// Creates a request that saves edited models as updates of the records they were decoded
@@ -52,7 +53,8 @@ extension RecordsModifyRequest {
     ///   - models: The models to save.
     ///   - originals: The records the models were decoded from, as the server sent them.
     ///   - encoder: The encoder that turns each model into a record.
-    ///   - zoneID: The zone of the records, or `nil` for the zone the records came from.
+    ///   - zoneID: The zone of the records, or `nil` for the encoder's ``RecordEncoder/zoneID``, else
+    ///     the zone the records came from.
     ///   - atomic: Whether the whole request fails when one operation fails.
     /// - Throws: Any error that `encoder` throws for a model; `EncodingError.invalidValue` for a
     ///   model that carries a change tag but whose record name is not among `originals`.
@@ -84,7 +86,7 @@ extension RecordsModifyRequest {
             if update.fields.isEmpty && update.clearedFields.isEmpty { continue }
             operations.append(RecordOperation(saving: update))
         }
-        self.init(operations: operations, zoneID: zoneID, atomic: atomic)
+        self.init(operations: operations, zoneID: zoneID ?? encoder.zoneID, atomic: atomic)
     }
 
     /// Creates a request that saves some models and deletes others, in one call.
@@ -109,7 +111,8 @@ extension RecordsModifyRequest {
     ///   - saved: The models to save.
     ///   - deleted: The models to delete.
     ///   - encoder: The encoder that turns each model into a record.
-    ///   - zoneID: The zone of the records, or `nil` for the zone the records came from.
+    ///   - zoneID: The zone of the records, or `nil` for the encoder's ``RecordEncoder/zoneID``, else
+    ///     the zone the records came from.
     ///   - atomic: Whether the whole request fails when one operation fails.
     /// - Throws: Any error that `encoder` throws for a model.
     public init<Saved: Encodable, Deleted: Encodable>(
@@ -122,7 +125,7 @@ extension RecordsModifyRequest {
         self.init(
             savingRecords: try saved.map { try encoder.encode($0) },
             deletingRecords: try deleted.map { try encoder.encode($0) },
-            zoneID: zoneID,
+            zoneID: zoneID ?? encoder.zoneID,
             atomic: atomic)
     }
 
@@ -132,7 +135,8 @@ extension RecordsModifyRequest {
     /// - Parameters:
     ///   - deleted: The models to delete.
     ///   - encoder: The encoder that turns each model into a record.
-    ///   - zoneID: The zone of the records, or `nil` for the zone the records came from.
+    ///   - zoneID: The zone of the records, or `nil` for the encoder's ``RecordEncoder/zoneID``, else
+    ///     the zone the records came from.
     ///   - atomic: Whether the whole request fails when one operation fails.
     /// - Throws: Any error that `encoder` throws for a model.
     public init<Deleted: Encodable>(
@@ -144,7 +148,20 @@ extension RecordsModifyRequest {
         self.init(
             savingRecords: [],
             deletingRecords: try deleted.map { try encoder.encode($0) },
-            zoneID: zoneID,
+            zoneID: zoneID ?? encoder.zoneID,
             atomic: atomic)
+    }
+
+    /// Records are saved with ``init(savingRecords:operationType:zoneID:atomic:)``: `saving:`
+    /// encodes models, and a record is not a model.
+    @available(*, unavailable, renamed: "init(savingRecords:operationType:zoneID:atomic:)")
+    public init(
+        saving records: some Sequence<Record>,
+        encoder: RecordEncoder = RecordEncoder(),
+        operationType: RecordOperation.OperationType? = nil,
+        zoneID: RecordZoneID? = nil,
+        atomic: Bool? = nil
+    ) throws {
+        self.init(savingRecords: records, operationType: operationType, zoneID: zoneID, atomic: atomic)
     }
 }

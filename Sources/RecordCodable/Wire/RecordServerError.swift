@@ -264,7 +264,8 @@ extension RecordServerError: LocalizedError, CustomStringConvertible {
         .exists:
             "A record or zone of that name exists already: fetch it and update it, or save under another name.",
         .internalError:
-            "The server failed: try again later, and quote the error's uuid to Apple if it persists.",
+            "The server failed on this request: sending it again unchanged is not expected to help. Quote the "
+            + "error's uuid to Apple if it persists.",
         .notFound:
             "The record or resource does not exist: it may have been deleted. Check its name and zone.",
         .quotaExceeded:

@@ -47,7 +47,8 @@ public struct RecordsChangesRequest: Hashable, Sendable, Codable, WireCodable {
         self.desiredKeys = desiredKeys
     }
 
-    /// The request for the changes after `response`, or `nil` when the server has no more.
+    /// The request for the changes after `response`, or `nil` when the server has no more — or
+    /// sends no new token to ask for them with, which would ask for the same page again.
     ///
     /// It is this request with the response's ``RecordsChangesResponse/syncToken``. Keep the
     /// last response's token even when this returns `nil`: it is where the next sync starts.
@@ -64,9 +65,10 @@ public struct RecordsChangesRequest: Hashable, Sendable, Codable, WireCodable {
     ///
     /// - Parameter response: The server's answer to this request.
     public func nextPage(after response: RecordsChangesResponse) -> RecordsChangesRequest? {
-        guard response.moreComing else { return nil }
+        // Without a new token, the same request would fetch the same page again, for ever.
+        guard response.moreComing, let token = response.syncToken, token != syncToken else { return nil }
         var next = self
-        next.syncToken = response.syncToken ?? syncToken
+        next.syncToken = token
         return next
     }
 

@@ -15,7 +15,8 @@ import Foundation
 /// token = changes.syncToken ?? token
 /// ```
 public struct RecordsChangesResponse: Hashable, Sendable, Codable, WireCodable {
-    /// The records that changed, in the server's order.
+    /// The records that changed, in the server's order. A record read without a zone of its own
+    /// has the page's ``zoneID`` in its metadata, so that it is saved back where it is.
     public var records: [RecordResult]
 
     /// The token to send with the next request for this zone's changes.
@@ -56,10 +57,22 @@ public struct RecordsChangesResponse: Hashable, Sendable, Codable, WireCodable {
     }
 
     init(wire reader: WireReader) throws {
-        records = try RecordResult.page(from: reader)
+        var records = try RecordResult.page(from: reader)
         syncToken = try reader.optionalMember("syncToken")?.string()
         moreComing = try reader.optionalMember("moreComing")?.bool() ?? false
         zoneID = try reader.optionalMember("zoneID").map { try WireField.zoneID(from: $0) }
+        if let zoneID {
+            // The server names the zone once, for the page: each record keeps it, so that saving
+            // the record later sends it back to its own zone.
+            for index in records.indices {
+                guard case .success(var record) = records[index], record.metadata?.zoneID == nil else { continue }
+                var metadata = record.metadata ?? RecordMetadata()
+                metadata.zoneID = zoneID
+                record.metadata = metadata
+                records[index] = .success(record)
+            }
+        }
+        self.records = records
     }
 
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {

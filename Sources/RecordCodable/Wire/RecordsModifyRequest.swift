@@ -103,12 +103,19 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
                 throw EncodingError.invalid(
                     zoneID,
                     at: path + [AnyCodingKey(stringValue: "operations"), AnyCodingKey(index: index)],
-                    "Record '\(operation.record.recordName)' is in zone '\(zoneID.zoneName)' but record "
-                        + "'\(first.recordName)' is in zone '\(first.zoneID.zoneName)': a request saves to one zone. "
-                        + "Send a request for each zone.")
+                    "Record '\(operation.record.recordName)' is in zone \(Self.describe(zoneID, beside: first.zoneID)) "
+                        + "but record '\(first.recordName)' is in zone \(Self.describe(first.zoneID, beside: zoneID)): "
+                        + "a request saves to one zone. Send a request for each zone.")
             }
         }
         return found?.zoneID
+    }
+
+    /// A zone as the mixed-zones error names it beside `other`: by name, and by owner too when
+    /// both have one name, which only their owners tell apart.
+    private static func describe(_ zoneID: RecordZoneID, beside other: RecordZoneID) -> String {
+        guard zoneID.zoneName == other.zoneName else { return "'\(zoneID.zoneName)'" }
+        return "'\(zoneID.zoneName)'" + (zoneID.ownerRecordName.map { " of owner '\($0)'" } ?? " of the current user")
     }
 
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
