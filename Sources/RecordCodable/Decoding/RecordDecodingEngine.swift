@@ -166,10 +166,12 @@ final class RecordDecodingEngine: Decoder {
     @exclusivity(unchecked) private var spareValueDecoder: ValueDecoder?
 
     /// A value decoder for `value` at `path`: the spare one if there is one.
-    func makeValueDecoder(for value: RecordValue?, at path: CodingPath, canRestartAsJSON: Bool) -> ValueDecoder {
+    func makeValueDecoder(for value: RecordValue?, at path: CodingPath, jsonRoute: ValueDecoder.JSONRoute)
+        -> ValueDecoder
+    {
         // Taken, not copied: the spare's reference moves out.
         let decoder = spareValueDecoder.take() ?? ValueDecoder(engine: self)
-        decoder.start(value, at: path, canRestartAsJSON: canRestartAsJSON)
+        decoder.start(value, at: path, jsonRoute: jsonRoute)
         return decoder
     }
 
