@@ -30,20 +30,28 @@ extension RecordDecodingEngine {
         if case .asset(let asset) = value, T.self is any RecordAssetValue.Type {
             return try readAsset(type, from: asset, at: path)
         }
-        var decoder = makeValueDecoder(for: value, at: path, canRestartAsJSON: true)
+        var decoder = makeValueDecoder(for: value, at: path, jsonRoute: .restartWhole)
         defer { recycle(&decoder) }
+        let decoded: T
         do {
-            let decoded = try T(from: decoder)
-            guard decoder.needsJSON else { return decoded }
-            return jsonOrOwn(decoded, from: value, at: path)
-        } catch  where decoder.needsJSON {
-            // The value is stored as JSON.
+            decoded = try T(from: decoder)
+        } catch  where decoder.jsonRoute == .restartRequested {
+            // The value asked for its JSON and was stopped (or threw after it was): it is stored as
+            // JSON, and decodes whole with the JSON decoder.
+            guard case .bytes(let data) = value else {
+                throw DecodingError.typeMismatch(type, found: value, at: path)
+            }
+            return try decodeJSON(type, from: data, at: path)
         } catch DecodingError.dataCorrupted(let context) where T.self is any RawRepresentable.Type {
             throw Self.unknownRawValue(T.self, context)
         }
-        // Decode the value whole with the JSON decoder.
-        guard case .bytes(let data) = value else { throw DecodingError.typeMismatch(type, found: value, at: path) }
-        return try decodeJSON(type, from: data, at: path)
+        switch decoder.jsonRoute {
+        case .restartRequested:
+            // The value caught the stop and went on, as a value does that reads leniently.
+            return jsonOrOwn(decoded, from: value, at: path)
+        case .restartWhole, .handOutContainers:
+            return decoded
+        }
     }
 
     /// The standard library's error for a raw value that no case of an enum has, with the advice
@@ -63,10 +71,10 @@ extension RecordDecodingEngine {
                 underlyingError: context.underlyingError))
     }
 
-    /// The value in `value`'s JSON, for a value that caught the signal to restart as JSON and went
-    /// on, as a value does that reads leniently, and gave `own`. When the field is the value's
-    /// JSON, that is the value; when it is not, the value read the bytes some other way, as raw
-    /// data, and its own result stands.
+    /// The value in `value`'s JSON, for a value that caught ``RestartAsJSON`` and went on, as a
+    /// value does that reads leniently, and gave `own`. When the field is the value's JSON, that is
+    /// the value; when it is not, the value read the bytes some other way, as raw data, and its own
+    /// result stands.
     ///
     /// Kept apart from the common route, which would otherwise ask the runtime for the metadata
     /// of `Optional<T>` on every call.
@@ -187,215 +195,5 @@ extension RecordDecodingEngine {
                 at: path, underlyingError: error)
         }
         return try decodeJSON(type, from: data, at: path)
-    }
-}
-
-/// Reads plain values out of record values, with the checks that keep them lossless.
-enum Unbox {
-    static func string(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> String {
-        guard case .string(let string) = value else {
-            throw DecodingError.typeMismatch(String.self, found: value, at: path())
-        }
-        return string
-    }
-
-    /// A `Bool` is stored as the integer 0 or 1; any other number is corrupt, not `false`.
-    static func bool(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> Bool {
-        switch value {
-        case .int64(0): return false
-        case .int64(1): return true
-        case .int64(let number):
-            throw DecodingError.corrupted("Number \(number) is not a valid Bool: expected 0 or 1.", at: path())
-        case .double(let number):
-            throw DecodingError.corrupted("Number \(number) is not a valid Bool: expected 0 or 1.", at: path())
-        default:
-            throw DecodingError.typeMismatch(Bool.self, found: value, at: path())
-        }
-    }
-
-    /// An integer from an `int64` in range, or from a `double` that is integral and in range.
-    @inline(__always)
-    static func integer<I: FixedWidthInteger>(
-        _ type: I.Type, from value: RecordValue, at path: @autoclosure () -> CodingPath
-    ) throws -> I {
-        // The common case compares and converts without an optional, which generic code would
-        // have to make the metadata of at run time.
-        if case .int64(let number) = value, number >= I.min, number <= I.max {
-            return I(truncatingIfNeeded: number)
-        }
-        return try otherInteger(type, from: value, at: path())
-    }
-
-    @inline(never)
-    private static func otherInteger<I: FixedWidthInteger>(_ type: I.Type, from value: RecordValue, at path: CodingPath)
-        throws -> I
-    {
-        switch value {
-        case .int64(let number):
-            throw DecodingError.numberDoesNotFit(number, in: type, at: path)
-        case .double(let number):
-            guard let integer = I(exactly: number) else {
-                throw DecodingError.numberDoesNotFit(number, in: type, at: path)
-            }
-            return integer
-        default:
-            throw DecodingError.typeMismatch(type, found: value, at: path)
-        }
-    }
-
-    /// A `Double` from a `double`, or from an `int64` that a `Double` represents exactly.
-    static func double(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> Double {
-        switch value {
-        case .double(let number):
-            return number
-        case .int64(let number):
-            guard let double = Double(exactly: number) else {
-                throw DecodingError.numberDoesNotFit(number, in: Double.self, at: path())
-            }
-            return double
-        default:
-            throw DecodingError.typeMismatch(Double.self, found: value, at: path())
-        }
-    }
-
-    /// A `Float` from a `double`, rounded to the nearest `Float`, or from an `int64` that a `Float`
-    /// represents exactly. A finite number beyond `Float`'s range is corrupt, not infinity.
-    static func float(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> Float {
-        switch value {
-        case .double(let number):
-            let float = Float(number)
-            guard float.isFinite || !number.isFinite else {
-                throw DecodingError.numberDoesNotFit(number, in: Float.self, at: path())
-            }
-            return float
-        case .int64(let number):
-            guard let float = Float(exactly: number) else {
-                throw DecodingError.numberDoesNotFit(number, in: Float.self, at: path())
-            }
-            return float
-        default:
-            throw DecodingError.typeMismatch(Float.self, found: value, at: path())
-        }
-    }
-
-    /// A web URL from its text, or a file's URL from an asset: its local file, else its download
-    /// address, in which CloudKit's `${f}` placeholder for the file name to download as is filled
-    /// in with the property's name (left as it is, `URL` would percent-encode it into an address
-    /// the server does not know).
-    static func url(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> URL {
-        switch value {
-        case .string(let string):
-            guard let url = URL(string: string) else {
-                throw DecodingError.corrupted("Invalid URL string '\(string)'.", at: path())
-            }
-            return url
-        case .asset(let asset):
-            if let fileURL = asset.fileURL { return fileURL }
-            if let address = asset.downloadURL {
-                let fileName = path().keys.last(where: { $0.intValue == nil })?.stringValue ?? "file"
-                let filled = address.replacingOccurrences(
-                    of: "${f}", with: fileName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "file")
-                if let url = URL(string: filled) { return url }
-            }
-            throw DecodingError.corrupted("The asset has neither a file URL nor a valid download URL.", at: path())
-        default:
-            throw DecodingError.typeMismatch(URL.self, found: value, at: path())
-        }
-    }
-
-    static func uuid(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> UUID {
-        guard case .string(let string) = value else {
-            throw DecodingError.typeMismatch(UUID.self, found: value, at: path())
-        }
-        guard let uuid = UUID(uuidString: string) else {
-            throw DecodingError.corrupted("Attempted to decode UUID from invalid UUID string '\(string)'.", at: path())
-        }
-        return uuid
-    }
-
-    /// A `Decimal` from its exact text, from an integer, or from a double's shortest text.
-    static func decimal(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> Decimal {
-        switch value {
-        case .string(let string):
-            guard let decimal = DecimalText.parse(string) else {
-                throw DecodingError.corrupted("'\(string)' is not a number that fits in Decimal.", at: path())
-            }
-            return decimal
-        case .int64(let number):
-            return Decimal(number)
-        case .double(let number):
-            guard number.isFinite, let decimal = DecimalText.parse(number.description) else {
-                throw DecodingError.numberDoesNotFit(number, in: Decimal.self, at: path())
-            }
-            return decimal
-        default:
-            throw DecodingError.typeMismatch(Decimal.self, found: value, at: path())
-        }
-    }
-}
-
-/// Exact parsing of decimal text.
-///
-/// Foundation's `Decimal(string:)` reads as much of the text as it can and rounds digits it cannot
-/// hold; a record decoder must refuse both. So the text must be a plain decimal number, and the
-/// `Decimal` read from it must write back the same number.
-enum DecimalText {
-    /// The most significant digits any `Decimal` holds: its significand reaches 2^128 − 1, which
-    /// has 39. Longer text is refused before it is parsed.
-    static let maximumDigits = 39
-
-    static func parse(_ text: String) -> Decimal? {
-        if text == "NaN" { return Decimal.nan }
-        guard let number = PlainNumber(text), number.digits.count <= maximumDigits,
-            let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
-            PlainNumber(decimal.description) == number
-        else { return nil }
-        return decimal
-    }
-
-    /// A plain decimal number — an optional `-`, digits with at most one `.`, an optional
-    /// exponent — reduced to its sign, its significant digits and the power of ten of the last
-    /// one, so that two texts of one number compare equal.
-    private struct PlainNumber: Equatable {
-        var isNegative: Bool
-        var digits: [UInt8]
-        var exponent: Int
-
-        init?(_ text: String) {
-            var bytes = Substring(text).utf8[...]
-            isNegative = bytes.first == UInt8(ascii: "-")
-            if isNegative { bytes = bytes.dropFirst() }
-            let mantissa = bytes.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
-            var exponentText = bytes.dropFirst(mantissa.count)
-            exponent = 0
-            if !exponentText.isEmpty {
-                exponentText = exponentText.dropFirst()
-                if exponentText.first == UInt8(ascii: "+") { exponentText = exponentText.dropFirst() }
-                // Beyond any Decimal's exponent, and far from overflowing the arithmetic below.
-                guard let written = Int(String(decoding: exponentText, as: UTF8.self)),
-                    (-100_000...100_000).contains(written)
-                else { return nil }
-                exponent = written
-            }
-            let parts = mantissa.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-            guard parts.count <= 2, mantissa.count > parts.count - 1, mantissa.count <= 100_000,
-                parts.allSatisfy({ $0.allSatisfy(Self.isDigit) })
-            else { return nil }
-            let fraction = parts.count == 2 ? Array(parts[1]) : []
-            exponent -= fraction.count
-            var all = Array(parts[0]) + fraction
-            while all.last == UInt8(ascii: "0") {
-                all.removeLast()
-                exponent += 1
-            }
-            digits = Array(all.drop { $0 == UInt8(ascii: "0") })
-            if digits.isEmpty {
-                // Zero has no sign and no exponent.
-                isNegative = false
-                exponent = 0
-            }
-        }
-
-        private static func isDigit(_ byte: UInt8) -> Bool { (48...57).contains(byte) }
     }
 }

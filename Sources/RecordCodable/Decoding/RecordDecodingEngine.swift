@@ -4,6 +4,15 @@ import Foundation
 ///
 /// Its keyed container reads each property from its field. `superDecoder()` returns this same
 /// decoder, so a class and its superclass read one record.
+///
+/// The record, the options and the linked records are fixed for the engine's life: one engine
+/// decodes one record. Its mutable state, and the rules that keep it sound (checked by `assert` in
+/// debug builds):
+/// - `spareValueDecoder` is a value decoder that finished its value, and so holds none. Only
+///   ``makeValueDecoder(for:at:jsonRoute:)`` takes it, only ``recycle(_:)`` puts one back (when
+///   nothing else refers to it), and ``finish()`` drops it, since it refers back to the engine.
+/// - `userInfo`, the JSON decoder and a custom key strategy's field names are worked out on first
+///   use and never change after.
 final class RecordDecodingEngine: Decoder {
     let record: Record
     let options: RecordDecoder
@@ -161,15 +170,19 @@ final class RecordDecodingEngine: Decoder {
 
     // MARK: Value decoders
 
-    /// A value decoder that finished its value and can decode the next one. (Used on one thread,
-    /// with no overlapping accesses: the run-time exclusivity checks are turned off.)
+    /// A value decoder that finished its value and can decode the next one. (Sound without the
+    /// run-time exclusivity checks: the engine runs on the one thread that decodes its record, and
+    /// each access here is a single take or store that calls out to nothing, so none can overlap
+    /// another.)
     @exclusivity(unchecked) private var spareValueDecoder: ValueDecoder?
 
     /// A value decoder for `value` at `path`: the spare one if there is one.
-    func makeValueDecoder(for value: RecordValue?, at path: CodingPath, canRestartAsJSON: Bool) -> ValueDecoder {
+    func makeValueDecoder(for value: RecordValue?, at path: CodingPath, jsonRoute: ValueDecoder.JSONRoute)
+        -> ValueDecoder
+    {
         // Taken, not copied: the spare's reference moves out.
         let decoder = spareValueDecoder.take() ?? ValueDecoder(engine: self)
-        decoder.start(value, at: path, canRestartAsJSON: canRestartAsJSON)
+        decoder.start(value, at: path, jsonRoute: jsonRoute)
         return decoder
     }
 
@@ -177,6 +190,7 @@ final class RecordDecodingEngine: Decoder {
     func recycle(_ decoder: inout ValueDecoder) {
         guard isKnownUniquelyReferenced(&decoder) else { return }
         decoder.finish()
+        assert(decoder.value == nil, "a spare value decoder holds no value")
         spareValueDecoder = decoder
     }
 

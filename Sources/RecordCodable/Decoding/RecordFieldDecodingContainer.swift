@@ -159,7 +159,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         let decoder = ValueDecoder(engine: engine)
-        decoder.start(engine.field(forKey: key), at: .field(key), canRestartAsJSON: false)
+        decoder.start(engine.field(forKey: key), at: .field(key), jsonRoute: .handOutContainers)
         return decoder
     }
 
@@ -191,7 +191,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     /// field is missing, as the encoder stores `nil` as no field; for any other type the field is
     /// missing: `keyNotFound`.
     private func missingValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        var decoder = engine.makeValueDecoder(for: nil, at: .field(key), canRestartAsJSON: false)
+        var decoder = engine.makeValueDecoder(for: nil, at: .field(key), jsonRoute: .handOutContainers)
         defer { engine.recycle(&decoder) }
         guard let value = try? T(from: decoder) else { throw engine.missingField(key) }
         return value
@@ -199,7 +199,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     private func nestedDecoder(forKey key: Key) throws -> ValueDecoder {
         let decoder = ValueDecoder(engine: engine)
-        decoder.start(try field(key), at: .field(key), canRestartAsJSON: false)
+        decoder.start(try field(key), at: .field(key), jsonRoute: .handOutContainers)
         return decoder
     }
 

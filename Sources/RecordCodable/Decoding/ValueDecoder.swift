@@ -4,23 +4,44 @@ import Foundation
 ///
 /// The decoder is its own single-value container: a raw-value enum, a wrapper or an optional reads
 /// the field's value through it. Its unkeyed container reads a list's elements one by one. A keyed
-/// container, or an unkeyed one over JSON bytes, means the value was stored as JSON: the decoder
-/// then either signals ``NeedsJSON`` so that its caller decodes the whole value with the JSON
-/// decoder (the fast way, when there is a whole `Decodable` value), or hands out the JSON
-/// decoder's own container.
+/// container, or an unkeyed one over JSON bytes, means the value was stored as JSON: what the
+/// decoder does then is its ``JSONRoute``.
+///
+/// The decoder's state is ``state``, and only ``start(_:at:jsonRoute:)``, ``finish()`` and a
+/// request for a JSON container write it. Its rules (checked by `assert` in debug builds):
+/// - One value at a time: a decoder is started, used by one value's `init(from:)` on one thread,
+///   then finished, and only then started again (the engine keeps a finished one as its spare).
+/// - `jsonRoute` moves only from ``JSONRoute/restartWhole`` to ``JSONRoute/restartRequested``,
+///   once: the value asked for its JSON, and its caller decodes the value whole from JSON.
+/// - A finished decoder holds no value, so a spare keeps no record data alive.
 final class ValueDecoder: Decoder, SingleValueDecodingContainer {
+    /// What a request for a container that only the value's JSON has does.
+    enum JSONRoute {
+        /// Hands out the JSON decoder's own container: the value is read through containers, and
+        /// nothing can decode it whole instead (a nested container, an element, `superDecoder`).
+        case handOutContainers
+        /// Stops the value by throwing ``RestartAsJSON``, so that its caller decodes the whole value
+        /// with the JSON decoder: the fast way, when there is a whole `Decodable` value.
+        case restartWhole
+        /// The value asked for its JSON and was stopped: its caller decodes it from JSON.
+        case restartRequested
+    }
+
+    /// Everything that changes from one value to the next.
+    struct State {
+        /// The value to decode, or `nil` for a field that is missing.
+        var value: RecordValue?
+        var location: ValuePath
+        var jsonRoute: JSONRoute
+    }
+
     let engine: RecordDecodingEngine
 
-    // Used by one value at a time on one thread, and no access to this state overlaps another:
-    // the run-time exclusivity checks, which cost as much as starting on a value, are turned off.
-
-    /// The value to decode, or `nil` for a field that is missing.
-    @exclusivity(unchecked) private(set) var value: RecordValue?
-    @exclusivity(unchecked) private var location = ValuePath(.root)
-    /// Whether the caller decodes the whole value as JSON when this decoder asks it to.
-    @exclusivity(unchecked) private(set) var canRestartAsJSON = false
-    /// Set once the value has asked for a container that only its JSON has.
-    @exclusivity(unchecked) private(set) var needsJSON = false
+    /// The value being decoded. (Written only between values and by a JSON request, and read by the
+    /// one `init(from:)` running on this decoder's thread, so no two accesses overlap: the run-time
+    /// exclusivity checks, which cost as much as starting on a value, are turned off.)
+    @exclusivity(unchecked) private var state = State(
+        value: nil, location: ValuePath(.root), jsonRoute: .handOutContainers)
 
     init(engine: RecordDecodingEngine) {
         self.engine = engine
@@ -28,23 +49,27 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
 
     /// Makes the decoder ready for `value`. Decoders are reused from value to value, so that a
     /// record with many fields does not allocate one per field.
-    func start(_ value: RecordValue?, at path: CodingPath, canRestartAsJSON: Bool) {
-        self.value = value
-        location = ValuePath(path)
-        self.canRestartAsJSON = canRestartAsJSON
-        needsJSON = false
+    func start(_ value: RecordValue?, at path: CodingPath, jsonRoute: JSONRoute) {
+        assert(jsonRoute != .restartRequested, "a value starts before any request for its JSON")
+        state = State(value: value, location: ValuePath(path), jsonRoute: jsonRoute)
     }
 
     /// Lets go of the value, so that a spare decoder holds no data.
     func finish() {
-        value = nil
+        state.value = nil
     }
 
+    /// The value to decode, or `nil` for a field that is missing.
+    var value: RecordValue? { state.value }
+
+    /// What a request for the value's JSON did, or would do.
+    var jsonRoute: JSONRoute { state.jsonRoute }
+
     /// The value's path.
-    var path: CodingPath { location.path }
+    var path: CodingPath { state.location.path }
 
     /// The node of the value's path, built once, when an element or an error first needs it.
-    var node: CodingPathNode { location.node() }
+    var node: CodingPathNode { state.location.node() }
 
     // MARK: Decoder
 
@@ -75,13 +100,15 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
         self
     }
 
-    /// The decoder of the JSON in `data`, or ``NeedsJSON`` when the caller decodes it whole.
+    /// The decoder of the JSON in `data`, or ``RestartAsJSON`` when the caller decodes it whole.
     private func jsonDecoder(for data: Data) throws -> any Decoder {
-        if canRestartAsJSON {
-            needsJSON = true
-            throw NeedsJSON()
+        switch state.jsonRoute {
+        case .handOutContainers:
+            return try engine.jsonDecoder(for: data, at: path)
+        case .restartWhole, .restartRequested:
+            state.jsonRoute = .restartRequested
+            throw RestartAsJSON()
         }
-        return try engine.jsonDecoder(for: data, at: path)
     }
 
     private func present(_ type: Any.Type) throws -> RecordValue {
@@ -121,8 +148,12 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
     }
 }
 
-/// Thrown, and caught, inside the decoder when a value stored as JSON is to be decoded whole.
-struct NeedsJSON: Error {}
+/// Stops a value that asked for its JSON, so that its caller decodes it whole from JSON instead.
+///
+/// The one way to leave a model's `init(from:)` early is to throw; this error never leaves the
+/// engine: ``RecordDecodingEngine`` catches it where it started the value, and the decoder's
+/// ``ValueDecoder/JSONRoute`` tells it apart from an error that the model threw.
+struct RestartAsJSON: Error {}
 
 /// The unkeyed container of a list field: each element is decoded alone.
 private struct ListDecodingContainer: UnkeyedDecodingContainer {
@@ -212,7 +243,7 @@ private struct ListDecodingContainer: UnkeyedDecodingContainer {
         -> ValueDecoder
     {
         let elementDecoder = ValueDecoder(engine: engine)
-        elementDecoder.start(element, at: path, canRestartAsJSON: false)
+        elementDecoder.start(element, at: path, jsonRoute: .handOutContainers)
         return elementDecoder
     }
 }
