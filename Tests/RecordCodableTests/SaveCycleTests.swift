@@ -384,6 +384,24 @@ struct SaveCycleTests {
         #expect(request.operations.map(\.operationType) == [.update, .update, .create])
     }
 
+    @Test("A model newly linked that the server has already is an update of its fields, with its change tag")
+    func newLinkToAFetchedModel() throws {
+        var originals = try RecordEncoder().encodeGraph(
+            Post(id: "P1", title: "T", author: Author(id: "A1", name: "Ada"), editor: nil))
+        var grace = try RecordEncoder().encode(Author(id: "A2", name: "Grace"))
+        grace.metadata = RecordMetadata(changeTag: "g1")
+        for index in originals.indices { originals[index].metadata = RecordMetadata(changeTag: "t\(index)") }
+        var post = try RecordDecoder().decode(Post.self, from: originals[0], linkedRecords: originals)
+        post.editor = try RecordDecoder().decode(Author.self, from: grace)
+        let records = try RecordEncoder().encodeGraph(
+            post, updating: originals[0], linkedOriginals: originals.dropFirst() + [grace])
+        #expect(records.map(\.recordName) == ["P1", "A1", "A2"])
+        #expect(records[2].fields == ["name": .string("Grace")])
+        #expect(records[2].metadata?.changeTag == "g1")
+        let request = RecordsModifyRequest(savingRecords: records)
+        #expect(request.operations.map(\.operationType) == [.update, .update, .update])
+    }
+
     @Test("A request that saves edited models updates the changed ones, skips the unchanged, creates the new")
     func requestOfEdits() throws {
         let fetched = try Self.fetched()

@@ -54,7 +54,10 @@ extension RecordEncoder {
     /// Each record of the graph (see ``encodeGraph(_:)``) is compared with its own original, as
     /// ``encode(_:updating:)`` compares one: a record whose original is among `original` and
     /// `linkedOriginals` becomes an update of the fields that changed, and a record of a model
-    /// the edit added, which has none, is the whole new record.
+    /// the edit added, which has none, is the whole new record. A model the edit newly links to
+    /// that the server already has — its record is among `linkedOriginals`, but the original
+    /// model did not link to it — is an update of every field it writes, with that record's
+    /// change tag.
     ///
     /// ```swift
     /// var post = try RecordDecoder().decode(Post.self, from: postRecord, linkedRecords: fetched)
@@ -85,6 +88,12 @@ extension RecordEncoder {
                 records.append(try RecordUpdate(original: original, baseline: baseline).update(to: record, of: value))
             } else if let original = originals[record.recordName], let baseline = baselineByName[record.recordName] {
                 records.append(try RecordUpdate(original: original, baseline: baseline).update(to: record, of: value))
+            } else if let original = originals[record.recordName], original.metadata?.changeTag != nil {
+                // Newly linked, but the server has it: an update of every field the model writes,
+                // with the original's change tag, since a create of it would be refused.
+                var whole = record
+                whole.metadata = original.metadata
+                records.append(whole)
             } else {
                 records.append(record)
             }
