@@ -82,6 +82,19 @@ final class JSONTape {
         }
     }
 
+    /// Reads the bytes of the string at `index` when it is plain text, ASCII without escapes in
+    /// the parsed text; `nil` for any other string (escaped, or held whole), which only
+    /// ``string(at:)`` reads.
+    ///
+    /// Plain text is the one form whose bytes compare with a name's exactly as the `String` would:
+    /// so a reader can recognise a key or a type name without making a `String` of it.
+    func plainText<Result>(ofStringAt index: Int, _ read: (Span<UInt8>) -> Result) -> Result? {
+        let token = tokens[index]
+        guard token.kind == .string, token.storage == .plain else { return nil }
+        let text = self.text
+        return read(text.span.extracting(token.textRange))
+    }
+
     /// The integer at `index`, a token of kind `integer`.
     func integer(at index: Int) -> Int64 { Int64(bitPattern: tokens[index].number) }
 
@@ -126,6 +139,25 @@ final class JSONTape {
             keyIndex = Int(tokens[keyIndex + 1].end)
         }
         return nil
+    }
+
+    /// Calls `visit` with the bytes of each member's key of the object at `index`, and the index
+    /// of its value, in document order, and returns `true`; or stops at the first key that is not
+    /// plain text (see ``plainText(ofStringAt:_:)``) and returns `false`.
+    ///
+    /// One pass over an object, for a reader that wants several of its members: each lookup by
+    /// key (``member(_:ofObjectAt:)``) is a pass of its own.
+    func forEachPlainMember(ofObjectAt index: Int, _ visit: (Span<UInt8>, Int) -> Void) -> Bool {
+        let text = self.text
+        let bytes = text.span
+        var keyIndex = index + 1
+        for _ in 0..<tokens[index].count {
+            let key = tokens[keyIndex]
+            guard key.storage == .plain else { return false }
+            visit(bytes.extracting(key.textRange), keyIndex + 1)
+            keyIndex = Int(tokens[keyIndex + 1].end)
+        }
+        return true
     }
 
     /// Whether the text at `start` begins with the bytes of `key`.
