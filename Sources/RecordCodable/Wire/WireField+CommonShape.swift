@@ -116,11 +116,14 @@ extension WireField.FieldType {
 
 extension Span<UInt8> {
     /// Whether the bytes are exactly those of `text`.
+    @inline(__always)
     func isText(_ text: StaticString) -> Bool {
         count == text.utf8CodeUnitCount && hasText(text, at: 0)
     }
 
-    /// Whether the bytes from `offset` begin with those of `text`.
+    /// Whether the bytes from `offset` begin with those of `text`. Inlined, so that the text's
+    /// length is known where it is called and the bytes compare without a call a byte.
+    @inline(__always)
     func hasText(_ text: StaticString, at offset: Int) -> Bool {
         let length = text.utf8CodeUnitCount
         guard offset >= 0, offset + length <= count else { return false }
