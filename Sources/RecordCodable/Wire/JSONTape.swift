@@ -82,6 +82,35 @@ final class JSONTape {
         }
     }
 
+    /// Reads the bytes of the string at `index` when it is plain text: ASCII, without escapes in
+    /// the parsed text; `nil` for any other string, which only ``string(at:)`` reads.
+    ///
+    /// Plain text is the one form whose bytes equal a name's exactly when the `String` does (of
+    /// two strings that differ in their bytes, `String` finds some equal, such as `"K"` and the
+    /// Kelvin sign, but never two of ASCII): so a reader can recognise a key or a type name
+    /// without making a `String` of it.
+    func plainText<Result>(ofStringAt index: Int, _ read: (Span<UInt8>) -> Result) -> Result? {
+        let token = tokens[index]
+        guard token.kind == .string else { return nil }
+        switch token.storage {
+        case .plain:
+            let text = self.text
+            return read(text.span.extracting(token.textRange))
+        case .held:
+            // Reading a string's bytes through a span needs the OS of 2026 on Apple's platforms;
+            // before it, held strings take the general route.
+            guard #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) else { return nil }
+            let string = heldStrings[Int(token.number)]
+            let bytes = string.utf8.span
+            for offset in 0..<bytes.count where bytes[offset] >= 0x80 {
+                return nil
+            }
+            return read(bytes)
+        case .escaped:
+            return nil
+        }
+    }
+
     /// The integer at `index`, a token of kind `integer`.
     func integer(at index: Int) -> Int64 { Int64(bitPattern: tokens[index].number) }
 
@@ -126,6 +155,33 @@ final class JSONTape {
             keyIndex = Int(tokens[keyIndex + 1].end)
         }
         return nil
+    }
+
+    /// Calls `visit` with the bytes of each member's key of the object at `index`, and the index
+    /// of its value, in document order, and returns `true`; or stops at the first key that is not
+    /// plain text (see ``plainText(ofStringAt:_:)``) and returns `false`.
+    ///
+    /// One pass over an object, for a reader that wants several of its members: each lookup by
+    /// key (``member(_:ofObjectAt:)``) is a pass of its own.
+    func forEachPlainMember(ofObjectAt index: Int, _ visit: (Span<UInt8>, Int) -> Void) -> Bool {
+        let text = self.text
+        let bytes = text.span
+        var keyIndex = index + 1
+        for _ in 0..<tokens[index].count {
+            let key = tokens[keyIndex]
+            let valueIndex = keyIndex + 1
+            switch key.storage {
+            case .plain:
+                // The usual key, read in place.
+                visit(bytes.extracting(key.textRange), valueIndex)
+            case .held:
+                guard plainText(ofStringAt: keyIndex, { visit($0, valueIndex) }) != nil else { return false }
+            case .escaped:
+                return false
+            }
+            keyIndex = Int(tokens[valueIndex].end)
+        }
+        return true
     }
 
     /// Whether the text at `start` begins with the bytes of `key`.

@@ -29,7 +29,7 @@ extension Record: Codable, WireCodable {
     ///   `Double` that is NaN or infinite, a date beyond the milliseconds an `Int64` counts, or a
     ///   list that mixes kinds of values or holds lists.
     public func encode(to encoder: any Encoder) throws {
-        try WireCoding.encode(self, to: encoder)
+        try WireRecord.encode(self, to: encoder)
     }
 
     /// Reads a record from a CloudKit Web Services record dictionary.

@@ -207,7 +207,8 @@ extension WireJSON {
         depth < 256 ? nil : PlainElements(elements)
     }
 
-    private static func write(
+    /// Writes the members of an object into `container`, whose coding path is `depth` long.
+    static func write(
         _ members: [String: WireJSON], to container: inout KeyedEncodingContainer<DictionaryKey>, depth: Int
     ) throws {
         for (name, value) in members {

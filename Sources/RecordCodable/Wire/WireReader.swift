@@ -218,6 +218,23 @@ struct WireReader {
         return tape.members(ofObjectAt: index) { [tape] key, value in (key, WireReader(tape, at: value)) }
     }
 
+    /// Calls `visit` with the bytes of each member's key and the member's reader, in document
+    /// order, and returns `true`, when the value is an object whose keys are all plain text;
+    /// otherwise returns `false`, having visited some members or none. For a shortcut that
+    /// recognises the usual shape of an object in one pass, and leaves any other to the readers
+    /// above.
+    func forEachPlainMember(_ visit: (Span<UInt8>, WireReader) -> Void) -> Bool {
+        guard tape.kind(at: index) == .object else { return false }
+        return tape.forEachPlainMember(ofObjectAt: index) { [tape] key, value in visit(key, WireReader(tape, at: value))
+        }
+    }
+
+    /// Reads the bytes of the value when it is a string of plain text (see
+    /// ``JSONTape/plainText(ofStringAt:_:)``); `nil` for any other value.
+    func plainText<Result>(_ read: (Span<UInt8>) -> Result) -> Result? {
+        tape.plainText(ofStringAt: index, read)
+    }
+
     func elements() throws -> [WireReader] {
         guard tape.kind(at: index) == .array else { throw mismatch([Any].self) }
         return tape.elements(ofArrayAt: index) { [tape] in WireReader(tape, at: $0) }
