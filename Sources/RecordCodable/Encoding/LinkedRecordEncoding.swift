@@ -35,8 +35,8 @@ extension RecordEncoder {
     /// Encodes one record. Linked models are written as references, and collected in `graph`
     /// when there is one. A model without an identifier is named `fallbackName`, else a new UUID.
     func encodeRecord<T: Encodable>(_ value: T, graph: GraphEncoding?, fallbackName: String?) throws -> Record {
-        let engine = RecordEncodingEngine(options: self, typeInfo: ModelTypes.info(of: T.self), graph: graph)
-        engine.fallbackName = fallbackName
+        let engine = RecordEncodingEngine(
+            options: self, typeInfo: ModelEncodingInfo.of(T.self), graph: graph, fallbackName: fallbackName)
         do {
             try engine.rejectSingleValue(value)
             try value.encode(to: engine)
@@ -101,8 +101,8 @@ extension RecordEncodingEngine {
     /// The name of a linked model's record: its identifier, else its `Identifiable` id, else a
     /// new UUID. Only the identifier is encoded, so nothing else about the model can fail here.
     private func recordName<M: LinkedRecord>(of model: M) -> String {
-        let probe = RecordEncodingEngine(options: options, typeInfo: ModelTypes.info(of: M.self), graph: nil)
-        probe.encodesIdentifierOnly = true
+        let probe = RecordEncodingEngine(
+            options: options, typeInfo: ModelEncodingInfo.of(M.self), graph: nil, encodesIdentifierOnly: true)
         // The probe's spare value encoder refers back to it: letting it go ends the cycle.
         defer { probe.abandon() }
         // Whatever else the model's encode(to:) does, the name counts once it is written.
