@@ -16,7 +16,8 @@ extension RecordEncodingEngine {
     /// type with a fixed mapping does not.
     func encodeField<T: Encodable>(_ value: T, at path: @autoclosure () -> CodingPath) throws -> EncodedValue? {
         if let special = encodeSpecial(value) { return special }
-        let (form, path) = try findForm(of: value, at: path(), isElement: false)
+        let form = try findForm(of: value, at: path(), isElement: false)
+        // The path is built again, only for the routes that may report an error.
         switch form {
         case .null:
             return nil
@@ -28,9 +29,9 @@ extension RecordEncodingEngine {
             // A dictionary whose keys are neither strings nor integers encodes as a flat list of
             // keys and values, which is not a list of the record's.
             guard value is any DictionaryMarker else { return list }
-            return try encodeApart(value, at: path) ?? encodeAsJSON(value, at: path)
+            return try encodeApart(value, at: path()) ?? encodeAsJSON(value, at: path())
         case .keyed, .json:
-            return try encodeApart(value, at: path) ?? encodeAsJSON(value, at: path)
+            return try encodeApart(value, at: path()) ?? encodeAsJSON(value, at: path())
         }
     }
 
@@ -42,7 +43,7 @@ extension RecordEncodingEngine {
             guard case .list = special.value else { return special }
             return nil
         }
-        let (form, path) = try findForm(of: value, at: path, isElement: true)
+        let form = try findForm(of: value, at: copy path, isElement: true)
         switch form {
         case .nothing:
             return EncodedValue(.bytes(Data("{}".utf8)), size: 2)
@@ -55,20 +56,19 @@ extension RecordEncodingEngine {
         }
     }
 
-    /// Runs `value`'s `encode(to:)` into a value encoder to find its form, and returns it with the
-    /// value's path.
+    /// Runs `value`'s `encode(to:)` into a value encoder to find its form.
     ///
     /// An error the value throws after it showed that it has no native form is dropped: the route
     /// that stores it encodes it again and reports the error then (see ``ValueEncoder``).
     private func findForm<T: Encodable>(of value: T, at path: consuming CodingPath, isElement: Bool) throws
-        -> (ValueForm, CodingPath)
+        -> ValueForm
     {
         var encoder = makeValueEncoder(at: path, isElement: isElement)
         defer { recycle(&encoder) }
         do {
             try value.encode(to: encoder)
         } catch  where encoder.isSettled {}
-        return (encoder.finish(), encoder.path)
+        return encoder.finish()
     }
 
     /// A value that is stored apart from the record: a linked model's reference, or an asset

@@ -269,7 +269,8 @@ final class RecordEncodingEngine: Encoder {
     /// Throws when `value` is of a type stored as a single field, such as a `Date` or a `URL`,
     /// which cannot be a whole record even if its own `encode(to:)` uses a keyed container.
     func rejectSingleValue<T: Encodable>(_ value: T, at path: CodingPath = .root) throws {
-        guard let special = encodeSpecial(value) else { return }
+        // The type is asked first: a model, which is not such a type, pays one lookup.
+        guard SpecialType(T.self) != nil, let special = encodeSpecial(value) else { return }
         rejectTopLevel("a single \(T.self)")
         throw EncodingError.invalid(
             value, at: path,
