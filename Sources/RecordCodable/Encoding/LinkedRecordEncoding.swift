@@ -35,8 +35,13 @@ extension RecordEncoder {
     /// Encodes one record. Linked models are written as references, and collected in `graph`
     /// when there is one. A model without an identifier is named `fallbackName`, else a new UUID.
     func encodeRecord<T: Encodable>(_ value: T, graph: GraphEncoding?, fallbackName: String?) throws -> Record {
-        let engine = RecordEncodingEngine(
-            options: self, typeInfo: ModelEncodingInfo.of(T.self), graph: graph, fallbackName: fallbackName)
+        // Only a plain record's engine is kept for the next one (see `SpareEngines`).
+        let isPlain = graph == nil && fallbackName == nil
+        var engine =
+            (isPlain ? SpareEngines.take(for: T.self, options: self) : nil)
+            ?? RecordEncodingEngine(
+                options: self, typeInfo: ModelEncodingInfo.of(T.self), graph: graph, fallbackName: fallbackName)
+        defer { if isPlain { SpareEngines.keep(&engine, for: T.self) } }
         do {
             try engine.rejectSingleValue(value)
             try value.encode(to: engine)
@@ -103,7 +108,6 @@ extension RecordEncodingEngine {
     private func recordName<M: LinkedRecord>(of model: M) -> String {
         let probe = RecordEncodingEngine(
             options: options, typeInfo: ModelEncodingInfo.of(M.self), graph: nil, encodesIdentifierOnly: true)
-        // The probe's spare value encoder refers back to it: letting it go ends the cycle.
         defer { probe.abandon() }
         // Whatever else the model's encode(to:) does, the name counts once it is written.
         _ = try? model.encode(to: probe)

@@ -64,9 +64,18 @@ final class ModelEncodingInfo: Sendable {
         return info
     }
 
-    /// Keeps the layout that `T`'s next records start from under `strategy`.
-    static func noteLayout<T>(_ layout: FieldLayout, for strategy: RecordEncoder.KeyEncodingStrategy, of type: T.Type) {
-        cache.update(ObjectIdentifier(type)) { info in info = info.withLayout(layout, for: strategy) }
+    /// Keeps the layout that `T`'s next records start from under `strategy`, and returns the
+    /// information that holds it.
+    static func noteLayout<T>(_ layout: FieldLayout, for strategy: RecordEncoder.KeyEncodingStrategy, of type: T.Type)
+        -> ModelEncodingInfo
+    {
+        let id = ObjectIdentifier(type)
+        let known = cache[id] ?? of(type)
+        return cache.withValue(id) { info in
+            let updated = (info ?? known).withLayout(layout, for: strategy)
+            info = updated
+            return updated
+        }
     }
 }
 

@@ -9,7 +9,8 @@ import Foundation
 /// model is done, like any nested value.
 final class RecordEncodingEngine: Encoder {
     let options: RecordEncoder
-    private let typeInfo: ModelEncodingInfo
+    /// What the engine knows of the model's type; replaced when a record teaches a new layout.
+    private var typeInfo: ModelEncodingInfo
     /// The graph this record belongs to, when ``RecordEncoder/encodeGraph(_:)`` collects linked
     /// models; `nil` when linked models are written as references alone.
     let graph: GraphEncoding?
@@ -43,6 +44,15 @@ final class RecordEncodingEngine: Encoder {
         self.graph = graph
         self.fallbackName = fallbackName
         self.encodesIdentifierOnly = encodesIdentifierOnly
+        draft = RecordDraft(
+            fields: RecordFieldWriter(
+                layout: typeInfo.layout(for: options.keyEncodingStrategy), strategy: options.keyEncodingStrategy))
+    }
+
+    /// Makes a kept engine ready for the next record of its type (see ``SpareEngines``): a new
+    /// draft, from the layout this engine last learned, and its spare value encoder back.
+    func restart() {
+        spareValueEncoder?.attach(to: self)
         draft = RecordDraft(
             fields: RecordFieldWriter(
                 layout: typeInfo.layout(for: options.keyEncodingStrategy), strategy: options.keyEncodingStrategy))
@@ -178,6 +188,15 @@ final class RecordEncodingEngine: Encoder {
         return encoder
     }
 
+    /// Lets go of the spare value encoder's reference back to the engine, so that the engine can be
+    /// kept for the next record; a spare that anything else refers to is let go.
+    func detachSpareValueEncoder() {
+        guard var spare = spareValueEncoder.take() else { return }
+        guard isKnownUniquelyReferenced(&spare) else { return }
+        spare.attach(to: nil)
+        spareValueEncoder = spare
+    }
+
     /// Keeps a value encoder for the next value, unless the value kept a reference to it.
     func recycle(_ encoder: inout ValueEncoder) {
         if isKnownUniquelyReferenced(&encoder) { spareValueEncoder = encoder }
@@ -199,12 +218,10 @@ final class RecordEncodingEngine: Encoder {
             let path = CodingPath(parent: .root, last: .key(pending.key))
             try store(encodeField(pending.value, at: path), forKey: pending.key)
         }
-        // The spare encoder refers back to this engine; letting it go ends the cycle.
-        spareValueEncoder = nil
         let (fields, newLayout) = draft.fields.finish()
         guard draft.fields.size <= options.maximumRecordSize else { throw recordTooLarge(fields) }
         if let newLayout {
-            ModelEncodingInfo.noteLayout(newLayout, for: options.keyEncodingStrategy, of: T.self)
+            typeInfo = ModelEncodingInfo.noteLayout(newLayout, for: options.keyEncodingStrategy, of: T.self)
         }
         guard !draft.encryptedKeys.isEmpty || options.hasEncryptedKeys else {
             return Record(
@@ -243,9 +260,8 @@ final class RecordEncodingEngine: Encoder {
         return UUID().uuidString
     }
 
-    /// Lets go of what refers back to the engine, when encoding stops early with an error.
+    /// Lets go of the values the model was building, when encoding stops early with an error.
     func abandon() {
-        spareValueEncoder = nil
         _ = draft.nestedValues.takeAll()
     }
 

@@ -5,12 +5,13 @@ extension ValueEncoder: RecordPropertyEncoder {
     /// Noted before the value is written, so that a value stored as JSON bytes, after the value
     /// encoder found it has no native form, is encrypted all the same.
     func encodeEncrypted<Value: Encodable>(_ value: Value) throws {
-        engine.noteEncryptedField(at: path)
+        engine?.noteEncryptedField(at: path)
         // The value encoder is its own single value container.
         try encode(value)
     }
 
     func encode<Value: Encodable>(_ value: Value, linkAction action: RecordReference.Action) throws {
+        guard let engine else { return try encode(value) }
         try engine.withLinkAction(action) { try encode(value) }
     }
 }

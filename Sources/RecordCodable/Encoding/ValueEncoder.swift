@@ -17,17 +17,25 @@ import Foundation
 /// The encoder is its own single-value container; its unkeyed container writes straight into it.
 /// An engine reuses one encoder from value to value (see ``start(at:isElement:)``).
 final class ValueEncoder: Encoder, SingleValueEncodingContainer {
-    let engine: RecordEncodingEngine
+    /// The engine of the record. `nil` only while the engine is kept between records with this
+    /// encoder as its spare (see ``SpareEngines``): a strong reference back would keep the engine
+    /// from ever being the only reference to itself. Changed only by the engine, between values.
+    @exclusivity(unchecked) private(set) var engine: RecordEncodingEngine?
 
-    // The encoder's state, which only its own methods and containers change. One value uses the
-    // encoder at a time on one thread, and no access to the state lasts across a call into a
-    // value's code (a nested value's form is found first and stored after), so accesses never
-    // overlap: the run-time exclusivity checks, which would cost as much as a field's own work,
-    // are turned off.
+    // The encoder's state, which only its own methods and containers change (and `engine`, which
+    // only the engine changes). One value uses the encoder at a time on one thread, and no access
+    // to the state lasts across a call into a value's code (a nested value's form is found first
+    // and stored after), so accesses never overlap: the run-time exclusivity checks, which would
+    // cost as much as a field's own work, are turned off.
     @exclusivity(unchecked) private var location = ValuePath(.root)
     @exclusivity(unchecked) private var form = ValueFormFinder(isElement: false)
 
     init(engine: RecordEncodingEngine) {
+        self.engine = engine
+    }
+
+    /// Lets go of the engine, or takes it again: see `engine`.
+    func attach(to engine: RecordEncodingEngine?) {
         self.engine = engine
     }
 
@@ -75,7 +83,7 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
 
     var codingPath: [any CodingKey] { node.path }
 
-    var userInfo: [CodingUserInfoKey: Any] { engine.userInfo }
+    var userInfo: [CodingUserInfoKey: Any] { engine?.userInfo ?? [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         form.beginKeyed()
@@ -128,7 +136,7 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
 
     func encode<T: Encodable>(_ value: T) throws {
         // A value written after another has no native form: it is not encoded here.
-        guard form.isUnwritten else { return form.giveUp() }
+        guard form.isUnwritten, let engine else { return form.giveUp() }
         // Found before it is stored: finding it runs the value's own code, which may use
         // another value encoder of this engine.
         let found = try isElement ? engine.encodeElement(value, at: path) : engine.encodeField(value, at: path)
@@ -195,7 +203,9 @@ private struct ListContainer: UnkeyedEncodingContainer {
         {
             return encoder.giveUp()
         }
-        guard let element = try encoder.engine.encodeElement(value, at: elementPath) else { return encoder.giveUp() }
+        guard let engine = encoder.engine, let element = try engine.encodeElement(value, at: elementPath) else {
+            return encoder.giveUp()
+        }
         encoder.append(element)
     }
 

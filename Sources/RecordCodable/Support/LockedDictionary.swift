@@ -30,4 +30,12 @@ final class LockedDictionary<Key: Hashable, Value>: @unchecked Sendable {
             storage[key] = value
         }
     }
+
+    /// Runs `body` on the value for `key`, or `nil`, while no other thread can touch it; what
+    /// `body` leaves is kept (`nil` removes the key).
+    func withValue<Result>(_ key: Key, _ body: (inout Value?) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&storage[key])
+    }
 }
