@@ -19,6 +19,10 @@ final class RecordEncodingEngine: Encoder {
     /// Whether only the identifier is encoded: the engine then works out a linked model's name,
     /// and nothing else about the model is encoded or checked.
     let encodesIdentifierOnly: Bool
+    /// The options' identifier key and its length in bytes, asked for every property: kept here
+    /// rather than read through the options each time.
+    private let identifierKey: String?
+    private let identifierKeyLength: Int
 
     // The engine's mutable state. An engine is used by one call to `encode(_:)` on one thread,
     // and no access to this state lasts across a call into a model's code (a value is encoded
@@ -44,6 +48,8 @@ final class RecordEncodingEngine: Encoder {
         self.graph = graph
         self.fallbackName = fallbackName
         self.encodesIdentifierOnly = encodesIdentifierOnly
+        identifierKey = options.identifierKey
+        identifierKeyLength = options.identifierKey?.utf8.count ?? 0
         draft = RecordDraft(
             fields: RecordFieldWriter(
                 layout: typeInfo.layout(for: options.keyEncodingStrategy), strategy: options.keyEncodingStrategy))
@@ -121,8 +127,8 @@ final class RecordEncodingEngine: Encoder {
     /// field. Lengths are compared first: most keys differ from the identifier in length.
     @inline(__always)
     func isIdentifier(_ keyName: String) -> Bool {
-        guard let identifierKey = options.identifierKey else { return false }
-        return keyName.utf8.count == identifierKey.utf8.count && keyName == identifierKey
+        guard let identifierKey else { return false }
+        return keyName.utf8.count == identifierKeyLength && keyName == identifierKey
     }
 
     /// Notes a property that the model left out as `nil` (`encodeIfPresent`): a `nil` identifier
@@ -246,7 +252,7 @@ final class RecordEncodingEngine: Encoder {
         if let name = draft.identity.name { return name }
         if let fallbackName { return fallbackName }
         if draft.identity.wroteIdentifier { return "" }
-        if options.identifierKeyIsExplicit, let identifierKey = options.identifierKey {
+        if options.identifierKeyIsExplicit, let identifierKey {
             // A key set by hand that the model never writes is a mistake, such as "ID" for `id`:
             // without this, every encode would name the record anew and keep the identifier as a field.
             let written = fields.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")

@@ -217,6 +217,9 @@ final class FieldLayout: Sendable {
     /// Each key in the order the model writes it, and its field name, already checked.
     let fields: [KnownField]
 
+    /// The key names of `fields`, apart, for matching keys without copying field names.
+    private let keyNames: [String]
+
     /// A dictionary with a placeholder value for each field, which a record copies and fills in;
     /// `nil` when the layout is only a list of names (see ``RecordFieldWriter``).
     let template: [String: RecordValue]?
@@ -234,6 +237,7 @@ final class FieldLayout: Sendable {
     /// field name, which a dictionary cannot hold apart, get no template.
     init(fields: [KnownField], prepared: Bool = true) {
         self.fields = fields
+        keyNames = fields.map(\.keyName)
         guard prepared else {
             template = nil
             slots = []
@@ -268,9 +272,11 @@ final class FieldLayout: Sendable {
     /// the one kept here without its bytes being read.
     @inline(__always)
     func place(of keyName: String, from start: Int) -> Int? {
+        // Most often the key is the one expected next.
+        if start < keyNames.count, keyNames[start] == keyName { return start }
         var place = start
-        while place < fields.count {
-            if fields[place].keyName == keyName { return place }
+        while place < keyNames.count {
+            if keyNames[place] == keyName { return place }
             place &+= 1
         }
         return nil
