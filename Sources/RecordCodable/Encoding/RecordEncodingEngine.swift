@@ -55,13 +55,18 @@ final class RecordEncodingEngine: Encoder {
                 layout: typeInfo.layout(for: options.keyEncodingStrategy), strategy: options.keyEncodingStrategy))
     }
 
-    /// Makes a kept engine ready for the next record of its type (see ``SpareEngines``): a new
-    /// draft, from the layout this engine last learned, and its spare value encoder back.
-    func restart() {
-        spareValueEncoder?.attach(to: self)
+    /// Makes an engine ready to be kept for the next record of its type (see ``SpareEngines``): a
+    /// new draft, from the layout this engine last learned, so that a kept engine holds nothing of
+    /// the record it wrote.
+    func clearForNextRecord() {
         draft = RecordDraft(
             fields: RecordFieldWriter(
                 layout: typeInfo.layout(for: options.keyEncodingStrategy), strategy: options.keyEncodingStrategy))
+    }
+
+    /// Makes a kept engine ready for its next record: its spare value encoder refers to it again.
+    func resume() {
+        spareValueEncoder?.attach(to: self)
     }
 
     // MARK: Encoder

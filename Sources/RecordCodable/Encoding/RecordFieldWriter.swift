@@ -186,22 +186,34 @@ struct RecordFieldWriter {
 
     /// The record's fields, once the model has written them all, and the layout that the type's
     /// next records should start from, when this record taught a better one.
+    ///
+    /// The fields move out: the writer holds no part of the record afterwards, so that an engine
+    /// kept for the type's next record does not make the record's first change copy its fields.
     mutating func finish() -> (fields: [String: RecordValue], newLayout: FieldLayout?) {
-        defer { assert(size == Record(recordType: "", recordName: "", fields: fields).encodedSize) }
-        if strategy.isCustom { return (fields, nil) }
+        let newLayout = finishLayout()
+        assert(size == Record(recordType: "", recordName: "", fields: fields).encodedSize, "size is encodedSize")
+        var finished: [String: RecordValue] = [:]
+        swap(&finished, &fields)
+        return (finished, newLayout)
+    }
+
+    /// Removes the placeholders the record did not fill, and returns the layout that the type's
+    /// next records should start from, when this record taught a better one.
+    private mutating func finishLayout() -> FieldLayout? {
+        if strategy.isCustom { return nil }
         guard !layout.fields.isEmpty else {
-            return (fields, writtenKeys.isEmpty ? nil : FieldLayout(fields: writtenKeys))
+            return writtenKeys.isEmpty ? nil : FieldLayout(fields: writtenKeys)
         }
         if followsLayout {
             let wasSparse = removePlaceholders()
-            return (fields, wasSparse ? layout.withoutTemplate() : nil)
+            return wasSparse ? layout.withoutTemplate() : nil
         }
         if writtenKeys.count > layout.fields.count {
-            return (fields, FieldLayout(fields: writtenKeys, prepared: layout.template != nil))
+            return FieldLayout(fields: writtenKeys, prepared: layout.template != nil)
         }
         // The record wrote no more keys than the layout holds, but not in its order: the type's
         // order varies, and a prepared dictionary would cost more than it saves.
-        return (fields, layout.template == nil ? nil : layout.withoutTemplate())
+        return layout.template == nil ? nil : layout.withoutTemplate()
     }
 }
 

@@ -4,6 +4,7 @@
 /// Rules:
 /// - Only an engine of a plain ``RecordEncoder/encode(_:)`` is kept: one that encodes a graph, a
 ///   linked model or an identifier alone is made for that one record.
+/// - A kept engine holds nothing of the record it wrote: its draft is cleared when it is kept.
 /// - An engine is kept only when nothing but the caller refers to it, once its record is finished
 ///   or failed: a model that kept its encoder or a container keeps the engine, which is then never
 ///   reused. Its spare value encoder lets go of its reference back to the engine while the engine
@@ -23,7 +24,7 @@ enum SpareEngines {
             kept = nil
             return engine
         }
-        engine?.restart()
+        engine?.resume()
         return engine
     }
 
@@ -31,6 +32,7 @@ enum SpareEngines {
     static func keep<T>(_ engine: inout RecordEncodingEngine, for type: T.Type) {
         engine.detachSpareValueEncoder()
         guard isKnownUniquelyReferenced(&engine) else { return }
+        engine.clearForNextRecord()
         let kept = engine
         store.withValue(ObjectIdentifier(type)) { $0 = kept }
     }
