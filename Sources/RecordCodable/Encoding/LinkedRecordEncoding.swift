@@ -41,7 +41,14 @@ extension RecordEncoder {
             (isPlain ? SpareEngines.take(for: T.self, options: self) : nil)
             ?? RecordEncodingEngine(
                 options: self, typeInfo: ModelEncodingInfo.of(T.self), graph: graph, fallbackName: fallbackName)
-        defer { if isPlain { SpareEngines.keep(&engine, for: T.self) } }
+        defer {
+            if isPlain {
+                SpareEngines.keep(&engine, for: T.self)
+            } else {
+                // The spare value encoder refers back to the engine: letting go of that ends the cycle.
+                engine.detachSpareValueEncoder()
+            }
+        }
         do {
             try engine.rejectSingleValue(value)
             try value.encode(to: engine)
@@ -108,7 +115,11 @@ extension RecordEncodingEngine {
     private func recordName<M: LinkedRecord>(of model: M) -> String {
         let probe = RecordEncodingEngine(
             options: options, typeInfo: ModelEncodingInfo.of(M.self), graph: nil, encodesIdentifierOnly: true)
-        defer { probe.abandon() }
+        defer {
+            probe.abandon()
+            // The probe's spare value encoder refers back to it: letting go of that ends the cycle.
+            probe.detachSpareValueEncoder()
+        }
         // Whatever else the model's encode(to:) does, the name counts once it is written.
         _ = try? model.encode(to: probe)
         if let name = probe.encodedRecordName {

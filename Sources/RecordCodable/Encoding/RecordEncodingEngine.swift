@@ -199,8 +199,9 @@ final class RecordEncodingEngine: Encoder {
         return encoder
     }
 
-    /// Lets go of the spare value encoder's reference back to the engine, so that the engine can be
-    /// kept for the next record; a spare that anything else refers to is let go.
+    /// Lets go of the spare value encoder's reference back to the engine, once the engine's record
+    /// is done: the reference would make a cycle, and keep the engine from being kept for the next
+    /// record. A spare that anything else refers to is let go instead.
     func detachSpareValueEncoder() {
         guard var spare = spareValueEncoder.take() else { return }
         guard isKnownUniquelyReferenced(&spare) else { return }
