@@ -124,6 +124,99 @@ enum FlatHandMapping {
     }
 }
 
+// MARK: A second flat model
+
+/// The flat model's shape — the same kinds of fields, as many — under other names and in another
+/// order, so that the figures show what any flat model gets, not what one model's names get.
+struct FlatEvent: Codable, Equatable {
+    enum Kind: String, Codable {
+        case meeting, call, reminder, workshop
+    }
+
+    var kind: Kind
+    var organizer: RecordReference
+    var attendees: [String]
+    var startsAt: Date
+    var capacity: Int
+    var id: String
+    var isPublic: Bool
+    var summary: String
+    var seatNumbers: [Int]
+    var price: Double
+    var website: URL
+    var location: String
+    var waitlist: Int32
+    var notes: String
+
+    static let sample = FlatEvent(
+        kind: .workshop,
+        organizer: RecordReference(recordName: "organizer-3"),
+        attendees: ["ada", "grace", "linus", "margaret"],
+        startsAt: Date(timeIntervalSince1970: 1_710_000_000),
+        capacity: 250,
+        id: "event-2026-07",
+        isPublic: false,
+        summary: "A hands-on afternoon about storing Swift models as records on a server.",
+        seatNumbers: [12, 14, 15],
+        price: 19.5,
+        website: URL(string: "https://example.com/events/2026-07")!,
+        location: "Hall B, second floor",
+        waitlist: 17,
+        notes: "Bring a laptop.")
+}
+
+enum FlatEventHandMapping {
+    static func encode(_ event: FlatEvent) -> Record {
+        var fields: [String: RecordValue] = [:]
+        fields.reserveCapacity(13)
+        fields["kind"] = .string(event.kind.rawValue)
+        fields["organizer"] = .reference(event.organizer)
+        fields["attendees"] = .list(event.attendees.map(RecordValue.string))
+        fields["startsAt"] = .date(event.startsAt)
+        fields["capacity"] = .int64(Int64(event.capacity))
+        fields["isPublic"] = .int64(event.isPublic ? 1 : 0)
+        fields["summary"] = .string(event.summary)
+        fields["seatNumbers"] = .list(event.seatNumbers.map { .int64(Int64($0)) })
+        fields["price"] = .double(event.price)
+        fields["website"] = .string(event.website.absoluteString)
+        fields["location"] = .string(event.location)
+        fields["waitlist"] = .int64(Int64(event.waitlist))
+        fields["notes"] = .string(event.notes)
+        return Record(recordType: "FlatEvent", recordName: event.id, fields: fields)
+    }
+
+    static func decode(_ record: Record) throws -> FlatEvent {
+        let fields = record.fields
+        guard let kind = FlatEvent.Kind(rawValue: try string(fields["kind"], "kind")) else {
+            throw HandMappingError(field: "kind")
+        }
+        guard case .reference(let organizer)? = fields["organizer"] else { throw HandMappingError(field: "organizer") }
+        guard case .list(let attendeeValues)? = fields["attendees"] else { throw HandMappingError(field: "attendees") }
+        guard case .list(let seatValues)? = fields["seatNumbers"] else { throw HandMappingError(field: "seatNumbers") }
+        guard let website = URL(string: try string(fields["website"], "website")) else {
+            throw HandMappingError(field: "website")
+        }
+        guard case .int64(let waitlist)? = fields["waitlist"], let waitlist32 = Int32(exactly: waitlist) else {
+            throw HandMappingError(field: "waitlist")
+        }
+        return FlatEvent(
+            kind: kind,
+            organizer: organizer,
+            attendees: try attendeeValues.map { try string($0, "attendees") },
+            startsAt: try date(fields["startsAt"], "startsAt"),
+            capacity: try int(fields["capacity"], "capacity"),
+            id: record.recordName,
+            isPublic: try bool(fields["isPublic"], "isPublic"),
+            summary: try string(fields["summary"], "summary"),
+            seatNumbers: try seatValues.map { try int($0, "seatNumbers") },
+            price: try double(fields["price"], "price"),
+            website: website,
+            location: try string(fields["location"], "location"),
+            waitlist: waitlist32,
+            notes: try string(fields["notes"], "notes"))
+    }
+}
+
 // MARK: The nested model
 
 /// A few fields and a nested struct, which is stored as JSON bytes.

@@ -4,6 +4,7 @@
 //     swift run -c release benchmark            # the full run, a table
 //     swift run -c release benchmark --json     # the same figures as JSON
 //     swift run -c release benchmark --quick    # a short run, as CI does it
+//     swift run -c release benchmark --profile encode-flat 10000   # one loop alone, for a profiler
 //
 // On the flat model it also times a minimal Codable coder (Benchmarks/CodableFloor), which does the
 // hand mapping's work through Encoder and Decoder and nothing else: what the protocols cost alone;
@@ -15,6 +16,28 @@ import RecordCodable
 let arguments = Set(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 let asJSON = arguments.contains("--json")
+// `--profile WHAT COUNT` runs one coder on one model COUNT times and nothing else, so that a
+// profiler such as callgrind counts that work alone: the difference between two counts, divided by
+// their difference, is the cost of one record without the program's start.
+if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
+    let rest = CommandLine.arguments[(flag + 1)...]
+    let what = rest.first ?? ""
+    let count = rest.dropFirst().first.flatMap { Int($0) } ?? 10_000
+    let encoder = RecordEncoder()
+    let run: () throws -> Void
+    switch what {
+    case "encode-flat": run = { consume(try encoder.encode(FlatPost.sample)) }
+    case "encode-flat-hand": run = { consume(FlatHandMapping.encode(FlatPost.sample)) }
+    case "encode-event": run = { consume(try encoder.encode(FlatEvent.sample)) }
+    case "encode-event-hand": run = { consume(FlatEventHandMapping.encode(FlatEvent.sample)) }
+    default:
+        print("--profile takes encode-flat, encode-flat-hand, encode-event or encode-event-hand, then a count")
+        exit(2)
+    }
+    for _ in 0..<count { try run() }
+    exit(0)
+}
+
 let harness = quick ? Harness(rounds: 3, batchNanoseconds: 200_000) : Harness(rounds: 31, batchNanoseconds: 3_000_000)
 
 /// One model: the three ways to encode it and the three ways to decode it, and for the flat model
@@ -130,6 +153,9 @@ do {
     let scenarios = [
         try scenario(
             "flat", FlatPost.sample, byHand: FlatHandMapping.encode, FlatHandMapping.decode, withFloor: true),
+        try scenario(
+            "flat, another", FlatEvent.sample, byHand: FlatEventHandMapping.encode, FlatEventHandMapping.decode,
+            withFloor: true),
         try scenario("nested", NestedProfile.sample, byHand: NestedHandMapping.encode, NestedHandMapping.decode),
         try scenario("wide", WideModel.sample, byHand: WideHandMapping.encode, WideHandMapping.decode),
         try scenario(

@@ -13,12 +13,12 @@ extension RecordEncodingEngine {
     func noteEncryptedField(at path: CodingPath) {
         if case .root = path.parent {
             switch path.last {
-            case .key(let key): encryptedPropertyKeys.append(key.stringValue)
-            case .name(let name): encryptedPropertyKeys.append(name)
+            case .key(let key): noteEncryptedKey(named: key.stringValue)
+            case .name(let name): noteEncryptedKey(named: name)
             case .none, .index: break
             }
         } else if let key = path.keys.first {
-            encryptedPropertyKeys.append(key.stringValue)
+            noteEncryptedKey(named: key.stringValue)
         }
     }
 
@@ -30,8 +30,9 @@ extension RecordEncodingEngine {
     ///   identifier, which names the record rather than being a field.
     func encryptedFieldNames(in fields: [String: RecordValue]) throws -> Set<String> {
         let keys = options.encryptedKeys
-        var names = Set<String>(minimumCapacity: encryptedPropertyKeys.count &+ keys.count)
-        for keyName in encryptedPropertyKeys {
+        let propertyKeys = draft.encryptedKeys
+        var names = Set<String>(minimumCapacity: propertyKeys.count &+ keys.count)
+        for keyName in propertyKeys {
             if let name = try encryptedFieldName(forKeyNamed: keyName, in: fields) { names.insert(name) }
         }
         for keyName in keys {

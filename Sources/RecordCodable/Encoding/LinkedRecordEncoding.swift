@@ -32,61 +32,6 @@ extension RecordEncoder {
     private func encodeLinked(_ model: some LinkedRecord, name: String, graph: GraphEncoding) throws -> Record {
         try encodeRecord(model, graph: graph, fallbackName: name)
     }
-
-    /// Encodes one record. Linked models are written as references, and collected in `graph`
-    /// when there is one. A model without an identifier is named `fallbackName`, else a new UUID.
-    func encodeRecord<T: Encodable>(_ value: T, graph: GraphEncoding?, fallbackName: String?) throws -> Record {
-        let engine = RecordEncodingEngine(options: self, typeInfo: ModelTypes.info(of: T.self), graph: graph)
-        engine.fallbackName = fallbackName
-        do {
-            try engine.rejectSingleValue(value)
-            try value.encode(to: engine)
-            return try engine.finish(encoding: value)
-        } catch {
-            engine.abandon()
-            throw error
-        }
-    }
-}
-
-/// The records of a graph being encoded, and the linked models still to encode: each once, by
-/// record type and name.
-final class GraphEncoding {
-    struct Key: Hashable {
-        var recordType: String
-        var recordName: String
-    }
-
-    private var seen: Set<Key> = []
-    private var queue: [(model: any LinkedRecord, key: Key)] = []
-    private var nextIndex = 0
-    private var first: Key?
-
-    /// Remembers a linked model to encode, unless a model of its type and name was met before.
-    func add(_ model: any LinkedRecord, recordType: String, name: String) {
-        let key = Key(recordType: recordType, recordName: name)
-        if seen.insert(key).inserted {
-            queue.append((model, key))
-        }
-    }
-
-    /// Marks the graph's first record as encoded, so that links back to it add nothing more.
-    func markEncoded(_ record: Record) {
-        let key = Key(recordType: record.recordType, recordName: record.recordName)
-        first = key
-        seen.insert(key)
-    }
-
-    /// The next linked model to encode.
-    func next() -> (model: any LinkedRecord, name: String)? {
-        while nextIndex < queue.count {
-            let (model, key) = queue[nextIndex]
-            nextIndex += 1
-            // The first record may have been met through a link before its own name was known.
-            if key != first { return (model, key.recordName) }
-        }
-        return nil
-    }
 }
 
 extension RecordEncodingEngine {
@@ -102,10 +47,13 @@ extension RecordEncodingEngine {
     /// The name of a linked model's record: its identifier, else its `Identifiable` id, else a
     /// new UUID. Only the identifier is encoded, so nothing else about the model can fail here.
     private func recordName<M: LinkedRecord>(of model: M) -> String {
-        let probe = RecordEncodingEngine(options: options, typeInfo: ModelTypes.info(of: M.self), graph: nil)
-        probe.encodesIdentifierOnly = true
-        // The probe's spare value encoder refers back to it: letting it go ends the cycle.
-        defer { probe.abandon() }
+        let probe = RecordEncodingEngine(
+            options: options, typeInfo: ModelEncodingInfo.of(M.self), graph: nil, encodesIdentifierOnly: true)
+        defer {
+            probe.abandon()
+            // The probe's spare value encoder refers back to it: letting go of that ends the cycle.
+            probe.detachSpareValueEncoder()
+        }
         // Whatever else the model's encode(to:) does, the name counts once it is written.
         _ = try? model.encode(to: probe)
         if let name = probe.encodedRecordName {

@@ -62,6 +62,12 @@ public struct RecordEncoder: Sendable {
         }
     }
 
+    /// Whether `other` has the very options of this encoder, as copies of an encoder do until one
+    /// of them changes an option.
+    func sharesOptions(with other: RecordEncoder) -> Bool {
+        options === other.options
+    }
+
     /// Whether ``identifierKey`` was set by hand.
     var identifierKeyIsExplicit: Bool { options.value.identifierKeyIsExplicit }
 

@@ -9,47 +9,64 @@ import Foundation
 /// model is done, like any nested value.
 final class RecordEncodingEngine: Encoder {
     let options: RecordEncoder
-    private let typeInfo: ModelTypeInfo
+    /// What the engine knows of the model's type; replaced when a record teaches a new layout.
+    private var typeInfo: ModelEncodingInfo
     /// The graph this record belongs to, when ``RecordEncoder/encodeGraph(_:)`` collects linked
     /// models; `nil` when linked models are written as references alone.
     let graph: GraphEncoding?
     /// The name of the record when the model encodes no identifier; else a new UUID.
-    var fallbackName: String?
+    private let fallbackName: String?
     /// Whether only the identifier is encoded: the engine then works out a linked model's name,
     /// and nothing else about the model is encoded or checked.
-    var encodesIdentifierOnly = false
+    let encodesIdentifierOnly: Bool
+    /// The options' identifier key and its length in bytes, asked for every property: kept here
+    /// rather than read through the options each time.
+    private let identifierKey: String?
+    private let identifierKeyLength: Int
 
-    // The state of the record being built. An engine is used by one call to `encode(_:)` on one
-    // thread, and no access to its state overlaps another, so the run-time exclusivity checks,
-    // which cost as much as a field's own work, are turned off.
+    // The engine's mutable state. An engine is used by one call to `encode(_:)` on one thread,
+    // and no access to this state lasts across a call into a model's code (a value is encoded
+    // first and stored after; the only code that runs inside an access is a custom key strategy,
+    // which is handed keys and cannot reach the engine), so accesses never overlap: the run-time
+    // exclusivity checks, which cost as much as a field's own work, are turned off.
 
-    /// The record's fields, and their size so far.
-    @exclusivity(unchecked) private var fieldWriter: RecordFieldWriter
-    @exclusivity(unchecked) private var recordName: String?
-    /// Whether the model wrote its identifier, `nil` included.
-    @exclusivity(unchecked) private var wroteIdentifier = false
-    /// The model's `RecordMetadata`, boxed as the record keeps it.
-    @exclusivity(unchecked) private var metadataBox: Shared<RecordMetadata>?
-    /// Values built through nested containers, stored once the model has finished writing them.
-    @exclusivity(unchecked) private var pendingFields: [(key: any CodingKey, value: TreeValue)] = []
-    /// The kind of top-level container that a record cannot hold, if the model asked for one.
-    @exclusivity(unchecked) private var unkeyedTopLevel: String?
+    /// The record being written (see ``RecordDraft``).
+    @exclusivity(unchecked) private(set) var draft: RecordDraft
     /// A value encoder that finished its value and can encode the next one.
     @exclusivity(unchecked) private var spareValueEncoder: ValueEncoder?
 
     /// The action of references to linked models written now: set by a ``Link`` property wrapper
     /// while its value is encoded.
-    @exclusivity(unchecked) private(set) var linkAction = RecordReference.Action.none
-    /// The names of the keys whose fields ``Encrypted`` properties wrote, named in the record's
-    /// `encryptedFields` when it is finished.
-    @exclusivity(unchecked) var encryptedPropertyKeys: [String] = []
+    private(set) var linkAction = RecordReference.Action.none
 
-    init(options: RecordEncoder, typeInfo: ModelTypeInfo, graph: GraphEncoding?) {
+    init(
+        options: RecordEncoder, typeInfo: ModelEncodingInfo, graph: GraphEncoding?, fallbackName: String? = nil,
+        encodesIdentifierOnly: Bool = false
+    ) {
         self.options = options
         self.typeInfo = typeInfo
         self.graph = graph
-        fieldWriter = RecordFieldWriter(
-            layout: typeInfo.layout(for: options.keyEncodingStrategy), strategy: options.keyEncodingStrategy)
+        self.fallbackName = fallbackName
+        self.encodesIdentifierOnly = encodesIdentifierOnly
+        identifierKey = options.identifierKey
+        identifierKeyLength = options.identifierKey?.utf8.count ?? 0
+        draft = RecordDraft(
+            fields: RecordFieldWriter(
+                layout: typeInfo.layout(for: options.keyEncodingStrategy), strategy: options.keyEncodingStrategy))
+    }
+
+    /// Makes an engine ready to be kept for the next record of its type (see ``SpareEngines``): a
+    /// new draft, from the layout this engine last learned, so that a kept engine holds nothing of
+    /// the record it wrote.
+    func clearForNextRecord() {
+        draft = RecordDraft(
+            fields: RecordFieldWriter(
+                layout: typeInfo.layout(for: options.keyEncodingStrategy), strategy: options.keyEncodingStrategy))
+    }
+
+    /// Makes a kept engine ready for its next record: its spare value encoder refers to it again.
+    func resume() {
+        spareValueEncoder?.attach(to: self)
     }
 
     // MARK: Encoder
@@ -91,13 +108,13 @@ final class RecordEncodingEngine: Encoder {
                     "The identifier '\(keyName)' must be a String, a UUID or an integer to name the record, "
                         + "but it is a Bool.")
             }
-            try setRecordName(value, forKey: key)
+            try draft.identity.setName(value, forKey: key)
             if options.storesIdentifierAsField, let value {
-                try fieldWriter.write(value, size: size, keyName: keyName, forKey: key)
+                try draft.fields.write(value, size: size, keyName: keyName, forKey: key)
             }
         } else {
-            if !pendingFields.isEmpty { dropPendingField(named: keyName) }
-            try fieldWriter.write(value, size: size, keyName: keyName, forKey: key)
+            if !draft.nestedValues.isEmpty { dropNestedValue(named: keyName) }
+            try draft.fields.write(value, size: size, keyName: keyName, forKey: key)
         }
     }
 
@@ -115,45 +132,19 @@ final class RecordEncodingEngine: Encoder {
     /// field. Lengths are compared first: most keys differ from the identifier in length.
     @inline(__always)
     func isIdentifier(_ keyName: String) -> Bool {
-        guard let identifierKey = options.identifierKey else { return false }
-        return keyName.utf8.count == identifierKey.utf8.count && keyName == identifierKey
+        guard let identifierKey else { return false }
+        return keyName.utf8.count == identifierKeyLength && keyName == identifierKey
     }
 
     /// Notes a property that the model left out as `nil` (`encodeIfPresent`): a `nil` identifier
     /// names no record, which the server then names.
     @inline(__always)
     func noteAbsentValue(forKey key: some CodingKey) {
-        if isIdentifier(key.stringValue) {
-            wroteIdentifier = true
-            recordName = nil
-        }
-    }
-
-    /// Names the record with the identifier's value: text, or an integer's decimal digits. Text
-    /// that CloudKit would refuse as a name is an error here, where its path is known.
-    func setRecordName(_ value: RecordValue?, forKey key: some CodingKey) throws {
-        wroteIdentifier = true
-        switch value {
-        case .string(let name):
-            if let problem = RecordName.problem(with: name) {
-                throw EncodingError.invalid(
-                    name, at: .field(key), "The identifier '\(key.stringValue)' cannot name the record: \(problem).")
-            }
-            recordName = name
-        case .int64(let number):
-            recordName = String(number)
-        case nil:
-            recordName = nil
-        case let other?:
-            throw EncodingError.invalid(
-                other.payload, at: .field(key),
-                "The identifier '\(key.stringValue)' must be a String, a UUID or an integer to name the record, "
-                    + "but it encodes as \(other.kindDescription).")
-        }
+        if isIdentifier(key.stringValue) { draft.identity.noteAbsentIdentifier() }
     }
 
     /// The record's name, once the model has encoded its identifier.
-    var encodedRecordName: String? { recordName }
+    var encodedRecordName: String? { draft.identity.name }
 
     /// Whether the value for the key named `name` is left out: all but the identifier, when only
     /// the identifier is wanted.
@@ -171,38 +162,31 @@ final class RecordEncodingEngine: Encoder {
     }
 
     func setMetadata(_ metadata: RecordMetadata?) {
-        metadataBox = metadata.map(Shared.init)
+        draft.identity.setMetadata(metadata)
+    }
+
+    /// Notes that an ``Encrypted`` property wrote the key named `keyName`.
+    func noteEncryptedKey(named keyName: String) {
+        draft.encryptedKeys.append(keyName)
     }
 
     /// The value that a nested container of `kind` for `key` writes into, stored when the model is
-    /// done; `kind` is `nil` for `superEncoder(forKey:)`.
-    ///
-    /// As in Foundation's JSON encoder, a second nested container of one kind for one key writes
-    /// into the first one's value, and anything else starts a value that replaces what the key had.
-    /// A container of the other kind than the one already there is a misuse (see ``TreeValue``),
-    /// thrown when the record is finished.
-    func pendingValue(_ kind: TreeValue.ContainerKind?, forKey key: some CodingKey) -> TreeValue {
+    /// done; `kind` is `nil` for `superEncoder(forKey:)` (see ``NestedFieldValues``). A container
+    /// of the other kind than the one already there is a misuse (see ``TreeValue``), thrown when
+    /// the record is finished.
+    func nestedValue(_ kind: TreeValue.ContainerKind?, forKey key: some CodingKey) -> TreeValue {
         let name = key.stringValue
-        if let index = pendingFields.firstIndex(where: { $0.key.stringValue == name }) {
-            if let kind, let reused = pendingFields[index].value.reused(as: kind, forKey: key, at: .root) {
-                return reused
-            }
-            pendingFields.remove(at: index)
-        }
-        let value = TreeValue()
-        if let kind, fieldWriter.hasValue(forKeyNamed: name, key) || (isIdentifier(name) && recordName != nil) {
-            // A nested container after a value under its key.
-            value.noteValueAlreadyWritten(kind, forKey: key, at: .root)
-        }
-        if !skips(named: name) { pendingFields.append((key, value)) }
-        return value
+        let keyHasValue =
+            kind != nil
+            && (draft.fields.hasValue(forKeyNamed: name, key) || (isIdentifier(name) && draft.identity.name != nil))
+        return draft.nestedValues.value(kind, forKey: key, keyHasValue: keyHasValue, isKept: !skips(named: name))
     }
 
     /// Drops the value that nested containers were building for the key named `name`: a value
     /// written under a key after them replaces it, as in Foundation's JSON encoder.
     @inline(never)
-    private func dropPendingField(named name: String) {
-        pendingFields.removeAll { $0.key.stringValue == name }
+    private func dropNestedValue(named name: String) {
+        draft.nestedValues.drop(named: name)
     }
 
     // MARK: Value encoders
@@ -215,6 +199,16 @@ final class RecordEncodingEngine: Encoder {
         return encoder
     }
 
+    /// Lets go of the spare value encoder's reference back to the engine, once the engine's record
+    /// is done: the reference would make a cycle, and keep the engine from being kept for the next
+    /// record. A spare that anything else refers to is let go instead.
+    func detachSpareValueEncoder() {
+        guard var spare = spareValueEncoder.take() else { return }
+        guard isKnownUniquelyReferenced(&spare) else { return }
+        spare.attach(to: nil)
+        spareValueEncoder = spare
+    }
+
     /// Keeps a value encoder for the next value, unless the value kept a reference to it.
     func recycle(_ encoder: inout ValueEncoder) {
         if isKnownUniquelyReferenced(&encoder) { spareValueEncoder = encoder }
@@ -224,38 +218,35 @@ final class RecordEncodingEngine: Encoder {
 
     /// The record, once the model's `encode(to:)` has returned.
     func finish<T>(encoding value: T) throws -> Record {
-        if let unkeyedTopLevel {
+        if let rejected = draft.rejectedTopLevel {
             throw EncodingError.invalid(
                 value, at: .root,
-                "Top-level \(T.self) encoded \(unkeyedTopLevel), but a record holds named fields: "
+                "Top-level \(T.self) encoded \(rejected), but a record holds named fields: "
                     + "encode a struct or class with a keyed container.")
         }
-        let pendingFields = self.pendingFields
-        self.pendingFields = []
-        for pending in pendingFields {
+        // Taken out first: storing a nested value runs the values written into it.
+        for pending in draft.nestedValues.takeAll() {
             if let misuse = pending.value.firstMisuse { throw misuse }
             let path = CodingPath(parent: .root, last: .key(pending.key))
             try store(encodeField(pending.value, at: path), forKey: pending.key)
         }
-        // The spare encoder refers back to this engine; letting it go ends the cycle.
-        spareValueEncoder = nil
-        let (fields, newLayout) = fieldWriter.finish()
-        guard fieldWriter.size <= options.maximumRecordSize else { throw recordTooLarge(fields) }
+        let (fields, newLayout) = draft.fields.finish()
+        guard draft.fields.size <= options.maximumRecordSize else { throw recordTooLarge(fields) }
         if let newLayout {
-            ModelTypes.noteLayout(newLayout, for: options.keyEncodingStrategy, of: T.self)
+            typeInfo = ModelEncodingInfo.noteLayout(newLayout, for: options.keyEncodingStrategy, of: T.self)
         }
-        guard !encryptedPropertyKeys.isEmpty || options.hasEncryptedKeys else {
+        guard !draft.encryptedKeys.isEmpty || options.hasEncryptedKeys else {
             return Record(
                 recordType: typeInfo.recordType,
                 recordName: try finishedRecordName(of: value, fields: fields),
                 fields: fields,
-                metadataBox: metadataBox)
+                metadataBox: draft.identity.metadata)
         }
         var record = Record(
             recordType: typeInfo.recordType,
             recordName: try finishedRecordName(of: value, fields: fields),
             fields: fields,
-            metadataBox: metadataBox)
+            metadataBox: draft.identity.metadata)
         record.encryptedFields = try encryptedFieldNames(in: fields)
         return record
     }
@@ -264,10 +255,10 @@ final class RecordEncodingEngine: Encoder {
     /// references give it; empty for an identifier that is `nil`, so that the server names the
     /// record; else a new UUID.
     private func finishedRecordName<T>(of value: T, fields: [String: RecordValue]) throws -> String {
-        if let recordName { return recordName }
+        if let name = draft.identity.name { return name }
         if let fallbackName { return fallbackName }
-        if wroteIdentifier { return "" }
-        if options.identifierKeyIsExplicit, let identifierKey = options.identifierKey {
+        if draft.identity.wroteIdentifier { return "" }
+        if options.identifierKeyIsExplicit, let identifierKey {
             // A key set by hand that the model never writes is a mistake, such as "ID" for `id`:
             // without this, every encode would name the record anew and keep the identifier as a field.
             let written = fields.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
@@ -281,10 +272,9 @@ final class RecordEncodingEngine: Encoder {
         return UUID().uuidString
     }
 
-    /// Lets go of what refers back to the engine, when encoding stops early with an error.
+    /// Lets go of the values the model was building, when encoding stops early with an error.
     func abandon() {
-        spareValueEncoder = nil
-        pendingFields = []
+        _ = draft.nestedValues.takeAll()
     }
 
     @inline(never)
@@ -294,20 +284,21 @@ final class RecordEncodingEngine: Encoder {
         }
         // At most three, and only those that weigh: a field of under a twentieth of the record
         // would not bring it under the limit if it moved to an asset.
-        let total = fieldWriter.size
+        let total = draft.fields.size
         let sorted = sizes.sorted { first, second in
             first.size != second.size ? first.size > second.size : first.name < second.name
         }
         let heaviest = sorted.prefix(3).enumerated()
             .filter { index, field in index == 0 || field.size >= total / 20 }
             .map(\.element.name)
-        return .recordTooLarge(size: fieldWriter.size, limit: options.maximumRecordSize, heaviestFields: heaviest)
+        return .recordTooLarge(size: total, limit: options.maximumRecordSize, heaviestFields: heaviest)
     }
 
     /// Throws when `value` is of a type stored as a single field, such as a `Date` or a `URL`,
     /// which cannot be a whole record even if its own `encode(to:)` uses a keyed container.
     func rejectSingleValue<T: Encodable>(_ value: T, at path: CodingPath = .root) throws {
-        guard let special = encodeSpecial(value) else { return }
+        // The type is asked first: a model, which is not such a type, pays one lookup.
+        guard SpecialType(T.self) != nil, let special = encodeSpecial(value) else { return }
         rejectTopLevel("a single \(T.self)")
         throw EncodingError.invalid(
             value, at: path,
@@ -317,7 +308,7 @@ final class RecordEncodingEngine: Encoder {
 
     /// Records that the model asked for a top-level container a record cannot hold.
     func rejectTopLevel(_ what: String) {
-        unkeyedTopLevel = unkeyedTopLevel ?? what
+        draft.rejectedTopLevel = draft.rejectedTopLevel ?? what
     }
 
     // MARK: Nested values as JSON
@@ -352,7 +343,9 @@ struct EncodedValue {
         self.size = value.encodedSize
     }
 
+    /// A value whose size the caller worked out as it built it. Checked in debug builds.
     init(_ value: RecordValue, size: Int) {
+        assert(size == value.encodedSize, "EncodedValue.size must be the value's encodedSize")
         self.value = value
         self.size = size
     }

@@ -111,12 +111,12 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        engine.pendingValue(.keyed, forKey: key)
+        engine.nestedValue(.keyed, forKey: key)
             .keyedContainer(at: CodingPathNode.root.appending(key), userInfo: engine.userInfo)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        engine.pendingValue(.unkeyed, forKey: key)
+        engine.nestedValue(.unkeyed, forKey: key)
             .unkeyedContainer(at: CodingPathNode.root.appending(key), userInfo: engine.userInfo)
     }
 
@@ -128,7 +128,7 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         TreeEncoder(
-            value: engine.pendingValue(nil, forKey: key), node: CodingPathNode.root.appending(key),
+            value: engine.nestedValue(nil, forKey: key), node: CodingPathNode.root.appending(key),
             userInfo: engine.userInfo)
     }
 
@@ -143,7 +143,8 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             // Too large for a field; but an identifier names the record with its digits, whatever
             // their number.
             guard engine.isIdentifier(name) else { throw EncodingError.integerOverflow(value, at: .field(key)) }
-            return try engine.store(.string(String(value)), size: 0, forKey: key, named: name)
+            let digits = String(value)
+            return try engine.store(.string(digits), size: digits.utf8.count, forKey: key, named: name)
         }
         try engine.store(.int64(number), size: 8, forKey: key, named: name)
     }

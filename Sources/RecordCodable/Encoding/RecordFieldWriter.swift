@@ -6,15 +6,28 @@ import Foundation
 /// order from a type's records and keeps it as the type's ``FieldLayout``: each key's field name,
 /// converted and checked once, and a dictionary that already holds every field. A record that
 /// follows the layout starts from a copy of that dictionary and puts each value straight into its
-/// place, so no key is hashed, converted or checked again. Keys the record leaves out (`nil`
-/// optionals) are skipped over, and their places removed when the record is done.
+/// place, so no key is hashed, converted or checked again.
 ///
-/// A key that the layout does not expect next — a new key, or keys in another order — ends the
-/// shortcut for the rest of the record, which is then written key by key. The longer key order
-/// it wrote becomes the type's layout. A type whose order changes from record to record, or one
-/// of whose records leaves most of the layout empty, keeps its field names but no longer gets a
-/// prepared dictionary: copying a large dictionary to fill a small part of it would cost more than
-/// it saves.
+/// The rules of the writer and its layout, together:
+/// - **Template.** A layout's `template` holds a placeholder under every field name of the layout.
+///   A record copies it once, at its first write, and each value replaces its placeholder through
+///   the place's `Dictionary.Index` (a ``FieldLayout/Slot``), which stays valid because the copy
+///   never grows or shrinks while the record follows the layout.
+/// - **Order.** Keys are matched in order: the next key is looked for from `nextPlace` on. Places
+///   passed over, and places whose value is `nil`, are noted in `skippedPlaces`; their
+///   placeholders are removed when the record is done, so no placeholder ever reaches a record.
+/// - **Leaving the layout.** A key the layout does not expect next — a new key, or keys in another
+///   order — ends the shortcut for the rest of the record: the placeholders not written are
+///   removed, and the rest is written key by key, by hashing, as a hand-written mapping does. The
+///   longer key order it wrote becomes the type's next layout.
+/// - **Sparseness.** When a record leaves more than half of its layout empty, copying the template
+///   costs more than it saves: the type keeps its field names but loses its template, and its
+///   records are written key by key from then on. So does a type whose records write their keys in
+///   another order than the layout.
+/// - **Size.** `size` is the record's ``Record/encodedSize`` at every moment (checked in debug
+///   builds when the record is finished), so that the size guard needs no pass of its own.
+/// - A custom key strategy gets no layout: its closure may answer differently from record to
+///   record.
 struct RecordFieldWriter {
     private(set) var fields: [String: RecordValue]
     /// The record's ``Record/encodedSize``, kept up to date as fields are written, so that the
@@ -173,26 +186,39 @@ struct RecordFieldWriter {
 
     /// The record's fields, once the model has written them all, and the layout that the type's
     /// next records should start from, when this record taught a better one.
+    ///
+    /// The fields move out: the writer holds no part of the record afterwards, so that an engine
+    /// kept for the type's next record does not make the record's first change copy its fields.
     mutating func finish() -> (fields: [String: RecordValue], newLayout: FieldLayout?) {
-        if strategy.isCustom { return (fields, nil) }
+        let newLayout = finishLayout()
+        assert(size == Record(recordType: "", recordName: "", fields: fields).encodedSize, "size is encodedSize")
+        var finished: [String: RecordValue] = [:]
+        swap(&finished, &fields)
+        return (finished, newLayout)
+    }
+
+    /// Removes the placeholders the record did not fill, and returns the layout that the type's
+    /// next records should start from, when this record taught a better one.
+    private mutating func finishLayout() -> FieldLayout? {
+        if strategy.isCustom { return nil }
         guard !layout.fields.isEmpty else {
-            return (fields, writtenKeys.isEmpty ? nil : FieldLayout(fields: writtenKeys))
+            return writtenKeys.isEmpty ? nil : FieldLayout(fields: writtenKeys)
         }
         if followsLayout {
             let wasSparse = removePlaceholders()
-            return (fields, wasSparse ? layout.withoutTemplate() : nil)
+            return wasSparse ? layout.withoutTemplate() : nil
         }
         if writtenKeys.count > layout.fields.count {
-            return (fields, FieldLayout(fields: writtenKeys, prepared: layout.template != nil))
+            return FieldLayout(fields: writtenKeys, prepared: layout.template != nil)
         }
         // The record wrote no more keys than the layout holds, but not in its order: the type's
         // order varies, and a prepared dictionary would cost more than it saves.
-        return (fields, layout.template == nil ? nil : layout.withoutTemplate())
+        return layout.template == nil ? nil : layout.withoutTemplate()
     }
 }
 
 /// The fields that a model type's records hold, in the order the model writes them, and a
-/// dictionary prepared with all of them.
+/// dictionary prepared with all of them (see ``RecordFieldWriter`` for the rules they follow).
 ///
 /// A layout never changes once made, and every record of its type refers to it: a class, so that a
 /// record takes one reference rather than copying three.
@@ -202,6 +228,9 @@ final class FieldLayout: Sendable {
 
     /// Each key in the order the model writes it, and its field name, already checked.
     let fields: [KnownField]
+
+    /// The key names of `fields`, apart, for matching keys without copying field names.
+    private let keyNames: [String]
 
     /// A dictionary with a placeholder value for each field, which a record copies and fills in;
     /// `nil` when the layout is only a list of names (see ``RecordFieldWriter``).
@@ -220,6 +249,7 @@ final class FieldLayout: Sendable {
     /// field name, which a dictionary cannot hold apart, get no template.
     init(fields: [KnownField], prepared: Bool = true) {
         self.fields = fields
+        keyNames = fields.map(\.keyName)
         guard prepared else {
             template = nil
             slots = []
@@ -254,9 +284,11 @@ final class FieldLayout: Sendable {
     /// the one kept here without its bytes being read.
     @inline(__always)
     func place(of keyName: String, from start: Int) -> Int? {
+        // Most often the key is the one expected next.
+        if start < keyNames.count, keyNames[start] == keyName { return start }
         var place = start
-        while place < fields.count {
-            if fields[place].keyName == keyName { return place }
+        while place < keyNames.count {
+            if keyNames[place] == keyName { return place }
             place &+= 1
         }
         return nil

@@ -1,41 +1,41 @@
 import Foundation
 
 /// Encodes one value — a field, or one element of a list field — and finds out from the value's
-/// own `encode(to:)` which form it has.
+/// own `encode(to:)` which form it has: its ``ValueForm``.
 ///
 /// - A single value (a raw-value enum, a wrapper, a `UUID`) becomes a native field.
 /// - An unkeyed container of single values of one kind becomes a ``RecordValue/list(_:)``.
-/// - Anything else — a keyed container, a `nil` or list element, elements of mixed kinds — has no
-///   native form. The encoder then stops the value with ``NoNativeForm``, and the caller stores
-///   the value as JSON.
+/// - A keyed container, or anything else with no native form, is stored by another route: a
+///   linked model as a reference, an asset value as a file, anything else as JSON.
+///
+/// A value of that last kind runs its `encode(to:)` twice: here, where its writes are ignored
+/// from the moment it shows it has no native form (the ``ValueFormFinder`` is then settled), and
+/// again on the route that stores it — the JSON encoder, the linked model's name, the asset's
+/// file. An error the value throws here after that moment is dropped: the second run, which
+/// stores the value, reports it with the same path.
 ///
 /// The encoder is its own single-value container; its unkeyed container writes straight into it.
+/// An engine reuses one encoder from value to value (see ``start(at:isElement:)``).
 final class ValueEncoder: Encoder, SingleValueEncodingContainer {
-    private enum Content {
-        case nothing
-        case null
-        case single(EncodedValue)
-        case list
-    }
+    /// The engine of the record. `nil` only while the engine is kept between records with this
+    /// encoder as its spare (see ``SpareEngines``): a strong reference back would keep the engine
+    /// from ever being the only reference to itself. Changed only by the engine, between values.
+    @exclusivity(unchecked) private(set) var engine: RecordEncodingEngine?
 
-    let engine: RecordEncodingEngine
-
-    // Used by one value at a time on one thread, with no overlapping accesses: the run-time
-    // exclusivity checks are turned off, as in the record's engine.
-
+    // The encoder's state, which only its own methods and containers change (and `engine`, which
+    // only the engine changes). One value uses the encoder at a time on one thread, and no access
+    // to the state lasts across a call into a value's code (a nested value's form is found first
+    // and stored after), so accesses never overlap: the run-time exclusivity checks, which would
+    // cost as much as a field's own work, are turned off.
     @exclusivity(unchecked) private var location = ValuePath(.root)
-    /// Whether the value is an element of a list, which must be a single value.
-    @exclusivity(unchecked) private(set) var isElement = false
-
-    @exclusivity(unchecked) private var content = Content.nothing
-    @exclusivity(unchecked) private var elements: [RecordValue] = []
-    @exclusivity(unchecked) private var elementsSize = 0
-    /// Set once the value has shown that it has no native form.
-    @exclusivity(unchecked) private(set) var hasNoNativeForm = false
-    /// Set when the value asked for a keyed container: it is a struct or a class.
-    @exclusivity(unchecked) private(set) var isKeyed = false
+    @exclusivity(unchecked) private var form = ValueFormFinder(isElement: false)
 
     init(engine: RecordEncodingEngine) {
+        self.engine = engine
+    }
+
+    /// Lets go of the engine, or takes it again: see `engine`.
+    func attach(to engine: RecordEncodingEngine?) {
         self.engine = engine
     }
 
@@ -43,12 +43,7 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     /// so that a record with many fields does not allocate one per field.
     func start(at path: consuming CodingPath, isElement: Bool) {
         location = ValuePath(path)
-        self.isElement = isElement
-        content = .nothing
-        elements = []
-        elementsSize = 0
-        hasNoNativeForm = false
-        isKeyed = false
+        form = ValueFormFinder(isElement: isElement)
     }
 
     /// The value's path.
@@ -57,59 +52,46 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     /// The node of the value's path, built once, when an element or an error first needs it.
     var node: CodingPathNode { location.node() }
 
-    var isList: Bool {
-        if case .list = content { return true }
-        return false
+    /// Whether the value is an element of a list.
+    var isElement: Bool { form.isElement }
+
+    /// Whether the value has shown that it has no native form: its writes are ignored from then on.
+    var isSettled: Bool { form.isSettled }
+
+    /// What the value showed itself to be. The list, if any, moves out: call this once, when the
+    /// value is done.
+    func finish() -> ValueForm {
+        var finished = ValueFormFinder(isElement: form.isElement)
+        swap(&finished, &form)
+        return finished.finish()
     }
 
-    /// What the value encoded: `nil` for a `nil` value; a value that encoded nothing is an empty
-    /// JSON object, as Foundation's JSON encoder writes it.
-    ///
-    /// The result is moved out, not copied, so the encoder holds no part of it afterwards: call
-    /// this once, when the value is done.
-    func takeResult() -> EncodedValue? {
-        var taken = Content.nothing
-        swap(&taken, &content)
-        switch consume taken {
-        case .nothing:
-            return EncodedValue(.bytes(Data("{}".utf8)), size: 2)
-        case .null:
-            return nil
-        case .single(let value):
-            return value
-        case .list:
-            var list: [RecordValue] = []
-            swap(&list, &elements)
-            return EncodedValue(.list(list), size: elementsSize)
-        }
+    /// Notes that the value has no native form.
+    func giveUp() {
+        form.giveUp()
     }
 
-    /// Notes that the value has no native form and returns the signal to stop it.
-    func noNativeForm() -> NoNativeForm {
-        hasNoNativeForm = true
-        return NoNativeForm()
+    /// Adds an element to the list (see ``ValueFormFinder/append(_:)``).
+    func append(_ element: EncodedValue) {
+        form.append(element)
     }
+
+    /// How many elements the list holds so far.
+    var elementCount: Int { form.elementCount }
 
     // MARK: Encoder
 
     var codingPath: [any CodingKey] { node.path }
 
-    var userInfo: [CodingUserInfoKey: Any] { engine.userInfo }
+    var userInfo: [CodingUserInfoKey: Any] { engine?.userInfo ?? [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        hasNoNativeForm = true
-        if case .nothing = content { isKeyed = true }
-        return KeyedEncodingContainer(NoNativeFormKeyedContainer(encoder: self))
+        form.beginKeyed()
+        return KeyedEncodingContainer(IgnoredKeyedContainer(encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        switch content {
-        case .nothing, .list:
-            content = .list
-        case .null, .single:
-            hasNoNativeForm = true
-        }
-        if isElement { hasNoNativeForm = true }
+        form.beginList()
         return ListContainer(encoder: self)
     }
 
@@ -119,58 +101,47 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
 
     // MARK: SingleValueEncodingContainer
 
-    private func set(_ value: EncodedValue) throws {
-        guard case .nothing = content else { throw noNativeForm() }
-        content = .single(value)
+    private func set(_ value: EncodedValue) {
+        form.setSingle(value)
     }
 
-    func encodeNil() throws {
-        guard case .nothing = content, !isElement else { throw noNativeForm() }
-        content = .null
-    }
+    func encodeNil() throws { form.setNull() }
 
-    func encode(_ value: String) throws { try set(EncodedValue(.string(value), size: value.utf8.count)) }
-    func encode(_ value: Bool) throws { try set(EncodedValue(.int64(value ? 1 : 0), size: 8)) }
-    func encode(_ value: Double) throws { try set(EncodedValue(.double(value), size: 8)) }
-    func encode(_ value: Float) throws { try set(EncodedValue(.double(Double(value)), size: 8)) }
-    func encode(_ value: Int) throws { try set(integer(value, at: path)) }
-    func encode(_ value: Int8) throws { try set(integer(value, at: path)) }
-    func encode(_ value: Int16) throws { try set(integer(value, at: path)) }
-    func encode(_ value: Int32) throws { try set(integer(value, at: path)) }
-    func encode(_ value: Int64) throws { try set(integer(value, at: path)) }
-    func encode(_ value: UInt) throws { try set(integer(value, at: path)) }
-    func encode(_ value: UInt8) throws { try set(integer(value, at: path)) }
-    func encode(_ value: UInt16) throws { try set(integer(value, at: path)) }
-    func encode(_ value: UInt32) throws { try set(integer(value, at: path)) }
-    func encode(_ value: UInt64) throws { try set(integer(value, at: path)) }
+    func encode(_ value: String) throws { set(EncodedValue(.string(value), size: value.utf8.count)) }
+    func encode(_ value: Bool) throws { set(EncodedValue(.int64(value ? 1 : 0), size: 8)) }
+    func encode(_ value: Double) throws { set(EncodedValue(.double(value), size: 8)) }
+    func encode(_ value: Float) throws { set(EncodedValue(.double(Double(value)), size: 8)) }
+    func encode(_ value: Int) throws { try setInteger(value) }
+    func encode(_ value: Int8) throws { try setInteger(value) }
+    func encode(_ value: Int16) throws { try setInteger(value) }
+    func encode(_ value: Int32) throws { try setInteger(value) }
+    func encode(_ value: Int64) throws { try setInteger(value) }
+    func encode(_ value: UInt) throws { try setInteger(value) }
+    func encode(_ value: UInt8) throws { try setInteger(value) }
+    func encode(_ value: UInt16) throws { try setInteger(value) }
+    func encode(_ value: UInt32) throws { try setInteger(value) }
+    func encode(_ value: UInt64) throws { try setInteger(value) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    func encode(_ value: Int128) throws { try set(integer(value, at: path)) }
+    func encode(_ value: Int128) throws { try setInteger(value) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    func encode(_ value: UInt128) throws { try set(integer(value, at: path)) }
+    func encode(_ value: UInt128) throws { try setInteger(value) }
+
+    /// Sets an integer, unless the value is settled: an integer written after that is not checked,
+    /// as the route that stores the value checks it.
+    @inline(__always)
+    private func setInteger(_ value: some FixedWidthInteger) throws {
+        guard !form.isSettled else { return }
+        set(try integer(value, at: path))
+    }
 
     func encode<T: Encodable>(_ value: T) throws {
-        guard case .nothing = content else { throw noNativeForm() }
-        if isElement {
-            content = .single(try engine.encodeElement(value, at: path))
-        } else if let field = try engine.encodeField(value, at: path) {
-            content = .single(field)
-        } else {
-            content = .null
-        }
+        // A value written after another has no native form: it is not encoded here.
+        guard form.isUnwritten, let engine else { return form.giveUp() }
+        // Found before it is stored: finding it runs the value's own code, which may use
+        // another value encoder of this engine.
+        let found = try isElement ? engine.encodeElement(value, at: path) : engine.encodeField(value, at: path)
+        if let found { form.setSingle(found) } else if isElement { form.giveUp() } else { form.setNull() }
     }
-
-    // MARK: The list
-
-    /// Adds an element to the list; an element of another kind than the first has no native form.
-    func append(_ element: EncodedValue) throws {
-        if let first = elements.first, !first.isSameKind(as: element.value) {
-            throw noNativeForm()
-        }
-        elements.append(element.value)
-        elementsSize &+= element.size
-    }
-
-    var elementCount: Int { elements.count }
 }
 
 /// An integer as a field, or an error for an unsigned one over `Int64.max`. The path is worked out
@@ -181,20 +152,8 @@ func integer(_ value: some FixedWidthInteger, at path: @autoclosure () -> Coding
     return EncodedValue(.int64(number), size: 8)
 }
 
-extension RecordValue {
-    /// Whether both values are the same case, whatever their payloads.
-    func isSameKind(as other: RecordValue) -> Bool {
-        switch (self, other) {
-        case (.string, .string), (.int64, .int64), (.double, .double), (.bytes, .bytes), (.date, .date),
-            (.asset, .asset), (.reference, .reference), (.location, .location), (.list, .list):
-            true
-        default:
-            false
-        }
-    }
-}
-
-/// The unkeyed container of a ``ValueEncoder``: each element is encoded alone and appended.
+/// The unkeyed container of a ``ValueEncoder``: each element is encoded alone and appended. Once
+/// the value is settled, elements are ignored: they are not even encoded.
 private struct ListContainer: UnkeyedEncodingContainer {
     let encoder: ValueEncoder
 
@@ -203,90 +162,85 @@ private struct ListContainer: UnkeyedEncodingContainer {
 
     private var elementPath: CodingPath { CodingPath(parent: encoder.node, last: .index(count)) }
 
-    mutating func encodeNil() throws { throw encoder.noNativeForm() }
+    mutating func encodeNil() throws { encoder.giveUp() }
 
     mutating func encode(_ value: String) throws {
-        try encoder.append(EncodedValue(.string(value), size: value.utf8.count))
+        encoder.append(EncodedValue(.string(value), size: value.utf8.count))
     }
-    mutating func encode(_ value: Bool) throws { try encoder.append(EncodedValue(.int64(value ? 1 : 0), size: 8)) }
-    mutating func encode(_ value: Double) throws { try encoder.append(EncodedValue(.double(value), size: 8)) }
-    mutating func encode(_ value: Float) throws { try encoder.append(EncodedValue(.double(Double(value)), size: 8)) }
-    mutating func encode(_ value: Int) throws { try encoder.append(integer(value, at: elementPath)) }
-    mutating func encode(_ value: Int8) throws { try encoder.append(integer(value, at: elementPath)) }
-    mutating func encode(_ value: Int16) throws { try encoder.append(integer(value, at: elementPath)) }
-    mutating func encode(_ value: Int32) throws { try encoder.append(integer(value, at: elementPath)) }
-    mutating func encode(_ value: Int64) throws { try encoder.append(integer(value, at: elementPath)) }
-    mutating func encode(_ value: UInt) throws { try encoder.append(integer(value, at: elementPath)) }
-    mutating func encode(_ value: UInt8) throws { try encoder.append(integer(value, at: elementPath)) }
-    mutating func encode(_ value: UInt16) throws { try encoder.append(integer(value, at: elementPath)) }
-    mutating func encode(_ value: UInt32) throws { try encoder.append(integer(value, at: elementPath)) }
-    mutating func encode(_ value: UInt64) throws { try encoder.append(integer(value, at: elementPath)) }
+    mutating func encode(_ value: Bool) throws { encoder.append(EncodedValue(.int64(value ? 1 : 0), size: 8)) }
+    mutating func encode(_ value: Double) throws { encoder.append(EncodedValue(.double(value), size: 8)) }
+    mutating func encode(_ value: Float) throws { encoder.append(EncodedValue(.double(Double(value)), size: 8)) }
+    mutating func encode(_ value: Int) throws { try appendInteger(value) }
+    mutating func encode(_ value: Int8) throws { try appendInteger(value) }
+    mutating func encode(_ value: Int16) throws { try appendInteger(value) }
+    mutating func encode(_ value: Int32) throws { try appendInteger(value) }
+    mutating func encode(_ value: Int64) throws { try appendInteger(value) }
+    mutating func encode(_ value: UInt) throws { try appendInteger(value) }
+    mutating func encode(_ value: UInt8) throws { try appendInteger(value) }
+    mutating func encode(_ value: UInt16) throws { try appendInteger(value) }
+    mutating func encode(_ value: UInt32) throws { try appendInteger(value) }
+    mutating func encode(_ value: UInt64) throws { try appendInteger(value) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: Int128) throws { try encoder.append(integer(value, at: elementPath)) }
+    mutating func encode(_ value: Int128) throws { try appendInteger(value) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: UInt128) throws { try encoder.append(integer(value, at: elementPath)) }
+    mutating func encode(_ value: UInt128) throws { try appendInteger(value) }
+
+    /// Appends an integer element; one out of range is an error at its index, unless the list is
+    /// settled, when the route that stores it checks it instead.
+    @inline(__always)
+    private func appendInteger(_ value: some FixedWidthInteger) throws {
+        guard !encoder.isSettled else { return }
+        encoder.append(try integer(value, at: elementPath))
+    }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
+        guard !encoder.isSettled else { return }
         // A collection of optionals is JSON by its type, not only when it holds a `nil`: so that
         // its field's type does not change with its content. Optional linked models are the
         // exception: their references are a list. Asked once, at the first element.
         if count == 0, let optional = T.self as? any OptionalValue.Type,
             !(optional.wrappedType is any LinkedRecord.Type)
         {
-            throw encoder.noNativeForm()
+            return encoder.giveUp()
         }
-        try encoder.append(encoder.engine.encodeElement(value, at: elementPath))
+        guard let engine = encoder.engine, let element = try engine.encodeElement(value, at: elementPath) else {
+            return encoder.giveUp()
+        }
+        encoder.append(element)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
         -> KeyedEncodingContainer<NestedKey>
     {
-        encoder.container(keyedBy: keyType)
+        encoder.giveUp()
+        return KeyedEncodingContainer(IgnoredKeyedContainer(encoder: encoder))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        _ = encoder.noNativeForm()
+        encoder.giveUp()
         return self
     }
 
     mutating func superEncoder() -> any Encoder {
-        _ = encoder.noNativeForm()
+        encoder.giveUp()
         return encoder
     }
 }
 
-/// The keyed container of a value that turned out to have no native form: every write stops the
-/// value, so that it can be stored as JSON instead.
-private struct NoNativeFormKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+/// The keyed container of a value that has no native form of its own: its writes are ignored,
+/// since the value is stored by a route that encodes it again (see ``ValueEncoder``).
+private struct IgnoredKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: ValueEncoder
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil(forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: String, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: Double, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: Float, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: Int, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { throw encoder.noNativeForm() }
-    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: Int128, forKey key: Key) throws { throw encoder.noNativeForm() }
-    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: UInt128, forKey key: Key) throws { throw encoder.noNativeForm() }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw encoder.noNativeForm() }
+    mutating func encodeNil(forKey key: Key) throws {}
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {}
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
-        encoder.container(keyedBy: keyType)
+        KeyedEncodingContainer(IgnoredKeyedContainer<NestedKey>(encoder: encoder))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {

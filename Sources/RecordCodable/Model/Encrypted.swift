@@ -44,15 +44,11 @@ public struct Encrypted<Value: Codable>: Codable {
     /// Encodes the value; as a record's field, the field is also named in
     /// ``Record/encryptedFields``.
     public func encode(to encoder: any Encoder) throws {
-        guard let valueEncoder = encoder as? ValueEncoder else {
+        guard let propertyEncoder = encoder as? any RecordPropertyEncoder else {
             var container = encoder.singleValueContainer()
             return try container.encode(wrappedValue)
         }
-        // Noted before the value is written: a value with no native form stops with a signal and
-        // is stored again as JSON bytes, which are encrypted all the same.
-        valueEncoder.engine.noteEncryptedField(at: valueEncoder.path)
-        // The value encoder is its own single value container.
-        try valueEncoder.encode(wrappedValue)
+        try propertyEncoder.encodeEncrypted(wrappedValue)
     }
 
     /// Decodes the value, as if it were not wrapped.

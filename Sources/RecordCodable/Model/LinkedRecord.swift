@@ -116,14 +116,11 @@ enum LinkActionScope {
     static func encode<Value: Encodable>(_ value: Value, to encoder: any Encoder, action: RecordReference.Action)
         throws
     {
-        guard let valueEncoder = encoder as? ValueEncoder else {
+        guard let propertyEncoder = encoder as? any RecordPropertyEncoder else {
             var container = encoder.singleValueContainer()
             try container.encode(value)
             return
         }
-        try valueEncoder.engine.withLinkAction(action) {
-            var container = valueEncoder.singleValueContainer()
-            try container.encode(value)
-        }
+        try propertyEncoder.encode(value, linkAction: action)
     }
 }

@@ -1,0 +1,25 @@
+/// The record a model is writing, piece by piece, until the engine finishes it: everything about
+/// one record that changes while its model's `encode(to:)` runs.
+///
+/// Each piece has one owner, which alone changes it and keeps its rules:
+/// - `fields`: the fields and their size, owned by ``RecordFieldWriter``;
+/// - `identity`: the record's name and metadata, owned by ``RecordIdentity``;
+/// - `nestedValues`: values built through nested containers, owned by ``NestedFieldValues``;
+/// - `encryptedKeys`: the keys that ``Encrypted`` properties wrote, in order, repeats allowed;
+///   turned into field names only when the record is finished (see `encryptedFieldNames(in:)`);
+/// - `rejectedTopLevel`: the first top-level container the model asked for that a record cannot
+///   hold, thrown when the record is finished, so that a model that catches the error of its
+///   write still fails.
+///
+/// Only ``RecordEncodingEngine`` holds a draft, one per record.
+struct RecordDraft {
+    var fields: RecordFieldWriter
+    var identity = RecordIdentity()
+    var nestedValues = NestedFieldValues()
+    var encryptedKeys: [String] = []
+    var rejectedTopLevel: String?
+
+    init(fields: RecordFieldWriter) {
+        self.fields = fields
+    }
+}

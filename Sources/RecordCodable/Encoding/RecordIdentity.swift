@@ -1,0 +1,53 @@
+import Foundation
+
+/// What names a record and what the server assigned it, as the model writes them: the value of its
+/// identifier and its `RecordMetadata` property.
+///
+/// Rules:
+/// - `name` is set only by ``setName(_:forKey:)``, from the identifier's value: text that CloudKit
+///   accepts as a record name, or an integer's decimal digits. `nil` while the identifier has not
+///   named the record, or named it with `nil`.
+/// - `wroteIdentifier` turns true when the model writes its identifier, `nil` included, and never
+///   turns back: a model whose identifier is `nil` gets an empty name, which the server fills in,
+///   rather than a new UUID.
+/// - `metadata` is the last `RecordMetadata` the model wrote, boxed as the record keeps it.
+struct RecordIdentity {
+    private(set) var name: String?
+    private(set) var wroteIdentifier = false
+    private(set) var metadata: Shared<RecordMetadata>?
+
+    /// Names the record with the identifier's value: text, or an integer's decimal digits. Text
+    /// that CloudKit would refuse as a name is an error here, where its path is known.
+    mutating func setName(_ value: RecordValue?, forKey key: some CodingKey) throws {
+        // Written even when the value cannot name the record: a model that catches the error
+        // still wrote its identifier.
+        wroteIdentifier = true
+        switch value {
+        case .string(let text):
+            if let problem = RecordName.problem(with: text) {
+                throw EncodingError.invalid(
+                    text, at: .field(key), "The identifier '\(key.stringValue)' cannot name the record: \(problem).")
+            }
+            name = text
+        case .int64(let number):
+            name = String(number)
+        case nil:
+            name = nil
+        case let other?:
+            throw EncodingError.invalid(
+                other.payload, at: .field(key),
+                "The identifier '\(key.stringValue)' must be a String, a UUID or an integer to name the record, "
+                    + "but it encodes as \(other.kindDescription).")
+        }
+    }
+
+    /// Notes an identifier that the model left out as `nil` (`encodeIfPresent`): it names no record.
+    mutating func noteAbsentIdentifier() {
+        wroteIdentifier = true
+        name = nil
+    }
+
+    mutating func setMetadata(_ metadata: RecordMetadata?) {
+        self.metadata = metadata.map(Shared.init)
+    }
+}
