@@ -73,6 +73,22 @@ struct ServerBodiesModifyTests {
                 == #"{"operations":[{"operationType":"delete","record":{"recordChangeTag":"t","recordName":"gone"}}]}"#)
     }
 
+    @Test("A model to delete without an identifier names no record: an error, not a delete of a made-up name")
+    func deletedModelWithoutIdentifier() throws {
+        struct Draft: Codable {
+            var title: String
+        }
+        let error = expectEncodingError(at: "") { _ = try RecordsModifyRequest(deleting: [Draft(title: "x")]) }
+        #expect(
+            error?.context?.debugDescription.hasPrefix("A model of record type 'Draft' to delete has no identifier")
+                == true)
+        expectEncodingError(at: "") {
+            _ = try RecordsModifyRequest(saving: [Draft(title: "kept")], deleting: [Draft(title: "x")])
+        }
+        // Saved, a model without an identifier is still created under a new name.
+        #expect(try RecordsModifyRequest(saving: [Draft(title: "kept")]).operations.count == 1)
+    }
+
     @Test("A deleted record's zone is the request's zone, as a saved record's is")
     func deletedRecordsZone() throws {
         let zone = RecordZoneID(zoneName: "Notes", ownerRecordName: "_o")

@@ -114,7 +114,8 @@ extension RecordsModifyRequest {
     ///   - zoneID: The zone of the records, or `nil` for the encoder's ``RecordEncoder/zoneID``, else
     ///     the zone the records came from.
     ///   - atomic: Whether the whole request fails when one operation fails.
-    /// - Throws: Any error that `encoder` throws for a model.
+    /// - Throws: Any error that `encoder` throws for a model; `EncodingError.invalidValue` for a
+    ///   deleted model without an identifier, which names no record.
     public init<Saved: Encodable, Deleted: Encodable>(
         saving saved: some Sequence<Saved>,
         deleting deleted: some Sequence<Deleted>,
@@ -124,7 +125,7 @@ extension RecordsModifyRequest {
     ) throws {
         self.init(
             savingRecords: try saved.map { try encoder.encode($0) },
-            deletingRecords: try deleted.map { try encoder.encode($0) },
+            deletingRecords: try deleted.map { try Self.recordToDelete($0, encoder: encoder) },
             zoneID: zoneID ?? encoder.zoneID,
             atomic: atomic)
     }
@@ -138,7 +139,8 @@ extension RecordsModifyRequest {
     ///   - zoneID: The zone of the records, or `nil` for the encoder's ``RecordEncoder/zoneID``, else
     ///     the zone the records came from.
     ///   - atomic: Whether the whole request fails when one operation fails.
-    /// - Throws: Any error that `encoder` throws for a model.
+    /// - Throws: Any error that `encoder` throws for a model; `EncodingError.invalidValue` for a
+    ///   deleted model without an identifier, which names no record.
     public init<Deleted: Encodable>(
         deleting deleted: some Sequence<Deleted>,
         encoder: RecordEncoder = RecordEncoder(),
@@ -147,7 +149,7 @@ extension RecordsModifyRequest {
     ) throws {
         self.init(
             savingRecords: [],
-            deletingRecords: try deleted.map { try encoder.encode($0) },
+            deletingRecords: try deleted.map { try Self.recordToDelete($0, encoder: encoder) },
             zoneID: zoneID ?? encoder.zoneID,
             atomic: atomic)
     }
@@ -163,5 +165,19 @@ extension RecordsModifyRequest {
         atomic: Bool? = nil
     ) throws {
         self.init(savingRecords: records, operationType: operationType, zoneID: zoneID, atomic: atomic)
+    }
+
+    /// The record of a model to delete, named by the model's identifier: a model without one
+    /// names no record, and deleting a name made up for it would delete nothing.
+    private static func recordToDelete(_ model: some Encodable, encoder: RecordEncoder) throws -> Record {
+        try RecordEncoder.rejectRecord(model)
+        let record = try encoder.encodeRecord(model, graph: nil, fallbackName: "")
+        guard !record.recordName.isEmpty else {
+            throw EncodingError.invalid(
+                model, at: [] as [any CodingKey],
+                "A model of record type '\(record.recordType)' to delete has no identifier, so it names no record: "
+                    + "give it its identifier, or delete its record by name with RecordOperation(deleting:).")
+        }
+        return record
     }
 }
