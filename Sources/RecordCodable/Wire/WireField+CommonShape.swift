@@ -60,17 +60,14 @@ extension WireField {
         let isList: Bool
         let isEncrypted: Bool
 
-        private static let encryptedPrefix: StaticString = "ENCRYPTED_"
-        private static let listSuffix: StaticString = "_LIST"
-
         /// The type that `name`, the bytes of a type name, spells; `nil` for any other name.
         init?(_ name: Span<UInt8>) {
             var start = 0
             var end = name.count
-            isEncrypted = name.hasText(Self.encryptedPrefix, at: 0)
-            if isEncrypted { start = Self.encryptedPrefix.utf8CodeUnitCount }
-            let suffixStart = end - Self.listSuffix.utf8CodeUnitCount
-            isList = suffixStart > start && name.hasText(Self.listSuffix, at: suffixStart)
+            isEncrypted = name.hasText(WireField.encryptedPrefixText, at: 0)
+            if isEncrypted { start = WireField.encryptedPrefixText.utf8CodeUnitCount }
+            let suffixStart = end - WireField.listSuffixText.utf8CodeUnitCount
+            isList = suffixStart > start && name.hasText(WireField.listSuffixText, at: suffixStart)
             if isList { end = suffixStart }
             guard let type = Self.type(in: name, start..<end) else { return nil }
             self.type = type
@@ -94,22 +91,6 @@ extension WireField {
         /// The name without `ENCRYPTED_`, as the general route gives it.
         var plainName: String {
             isList ? type.listName : type.rawValue
-        }
-    }
-}
-
-extension WireField.FieldType {
-    /// The name of a list of this type: `INT64_LIST`.
-    var listName: String {
-        switch self {
-        case .string: "STRING_LIST"
-        case .int64: "INT64_LIST"
-        case .double: "DOUBLE_LIST"
-        case .bytes: "BYTES_LIST"
-        case .timestamp: "TIMESTAMP_LIST"
-        case .reference: "REFERENCE_LIST"
-        case .location: "LOCATION_LIST"
-        case .asset: "ASSETID_LIST"
         }
     }
 }

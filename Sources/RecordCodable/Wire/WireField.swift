@@ -41,10 +41,14 @@ enum WireField {
         }
     }
 
-    static let listSuffix = "_LIST"
+    /// What ends a list type's name: `INT64_LIST`. Static text, so that the reader's shortcut
+    /// compares its bytes; ``listSuffix`` is the same as a `String`.
+    static let listSuffixText: StaticString = "_LIST"
+    static let listSuffix = listSuffixText.description
 
     /// The prefix of a field type that the server reports encrypted: `ENCRYPTED_BYTES`.
-    static let encryptedPrefix = "ENCRYPTED_"
+    static let encryptedPrefixText: StaticString = "ENCRYPTED_"
+    static let encryptedPrefix = encryptedPrefixText.description
 
     // MARK: Writing
 
@@ -102,7 +106,7 @@ enum WireField {
             // for the field, else a list of strings, which CloudKit accepts for a new field and
             // which decodes into an empty collection of any type.
             let elementType = elements.first.flatMap(FieldType.init(of:)) ?? .string
-            typeName = elementType.rawValue + listSuffix
+            typeName = elementType.listName
             if elements.isEmpty, let typeHint, isListType(typeHint) { typeName = typeHint }
             json = .array(
                 try elements.enumerated().map { index, element in
@@ -405,6 +409,22 @@ extension RecordValue {
             return (WireField.FieldType(of: self) ?? .string).rawValue
         }
         let elementType = elements.first.flatMap(WireField.FieldType.init(of:)) ?? .string
-        return elementType.rawValue + WireField.listSuffix
+        return elementType.listName
+    }
+}
+
+extension WireField.FieldType {
+    /// The name of a list of this type: `INT64_LIST`.
+    var listName: String {
+        switch self {
+        case .string: "STRING_LIST"
+        case .int64: "INT64_LIST"
+        case .double: "DOUBLE_LIST"
+        case .bytes: "BYTES_LIST"
+        case .timestamp: "TIMESTAMP_LIST"
+        case .reference: "REFERENCE_LIST"
+        case .location: "LOCATION_LIST"
+        case .asset: "ASSETID_LIST"
+        }
     }
 }
