@@ -24,14 +24,31 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
     let what = rest.first ?? ""
     let count = rest.dropFirst().first.flatMap { Int($0) } ?? 10_000
     let encoder = RecordEncoder()
-    let run: () throws -> Void
-    switch what {
-    case "encode-flat": run = { consume(try encoder.encode(FlatPost.sample)) }
-    case "encode-flat-hand": run = { consume(FlatHandMapping.encode(FlatPost.sample)) }
-    case "encode-event": run = { consume(try encoder.encode(FlatEvent.sample)) }
-    case "encode-event-hand": run = { consume(FlatEventHandMapping.encode(FlatEvent.sample)) }
-    default:
-        print("--profile takes encode-flat, encode-flat-hand, encode-event or encode-event-hand, then a count")
+    let decoder = RecordDecoder()
+    let record = try encoder.encode(FlatPost.sample)
+    let wire = try RecordJSONEncoder().encode(record)
+    let plain = try JSONEncoder().encode(FlatPost.sample)
+    let page = try what.hasPrefix("read-page-") ? queryPage(records: Int(what.dropFirst(10)) ?? 0) : Data()
+    let profiles: [String: () throws -> Void] = [
+        "encode-flat": { consume(try encoder.encode(FlatPost.sample)) },
+        "encode-flat-hand": { consume(FlatHandMapping.encode(FlatPost.sample)) },
+        "encode-event": { consume(try encoder.encode(FlatEvent.sample)) },
+        "encode-event-hand": { consume(FlatEventHandMapping.encode(FlatEvent.sample)) },
+        "decode-flat": { consume(try decoder.decode(FlatPost.self, from: record)) },
+        "decode-flat-hand": { consume(try FlatHandMapping.decode(record)) },
+        // The server path's read: bytes to record, record to model, and Foundation on the plain model.
+        "read-wire": { consume(try RecordJSONDecoder().decode(Record.self, from: wire)) },
+        "read-wire-model": {
+            consume(try decoder.decode(FlatPost.self, from: try RecordJSONDecoder().decode(Record.self, from: wire)))
+        },
+        // A query page, to compare the cost of 1,000 records with that of 10,000.
+        "read-page-1000": { consume(try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: page)) },
+        "read-page-10000": { consume(try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: page)) },
+        "read-codable": { consume(try JSONDecoder().decode(Record.self, from: wire)) },
+        "read-plain": { consume(try JSONDecoder().decode(FlatPost.self, from: plain)) },
+    ]
+    guard let run = profiles[what] else {
+        print("--profile takes one of \(profiles.keys.sorted().joined(separator: ", ")), then a count")
         exit(2)
     }
     for _ in 0..<count { try run() }

@@ -214,6 +214,29 @@ struct FastJSONReaderTests {
         expectSameOutcome(Record.self, from: Data(#"{"recordName":"n","fields":{"g":{"value":[\#(number)]}}}"#.utf8))
     }
 
+    @Test("A token keeps a number's 64 bits, a string's place, a container's count in 16 bytes")
+    func tokenLayout() throws {
+        #expect(MemoryLayout<JSONToken>.stride == 16)
+        // Integers and doubles whose high and low halves both matter, with strings and containers
+        // around them whose places and counts share those halves.
+        let numbers: [Int64] = [Int64.min, -1, 0x1_0000_0000, Int64.max, -0x7FFF_FFFF_0000_0001]
+        let doubles: [Double] = [-0.0, 2.2250738585072014e-308, -1.7976931348623157e308, 4.75]
+        let record = Record(
+            recordType: "T", recordName: String(repeating: "n", count: 70_000),
+            fields: [
+                "i": .list(numbers.map(RecordValue.int64)), "d": .list(doubles.map(RecordValue.double)),
+                "s": .string(String(repeating: "s", count: 100_000)),
+            ])
+        let data = try RecordJSONEncoder().encode(record)
+        #expect(readsFast(data))
+        let read = try RecordJSONDecoder().decode(Record.self, from: data)
+        #expect(read == record)
+        guard case .list(let readDoubles)? = read["d"] else { return }
+        #expect(
+            readDoubles.map { if case .double(let number) = $0 { number.bitPattern } else { 0 } }
+                == doubles.map(\.bitPattern))
+    }
+
     @Test("Random numbers, spelled as JSON spells them, read as JSONDecoder reads them")
     func randomNumbers() {
         var random = RandomSource(seed: 0xF00D)

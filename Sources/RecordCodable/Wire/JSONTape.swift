@@ -75,7 +75,14 @@ final class JSONTape {
         let token = tokens[index]
         switch token.storage {
         case .held: return heldStrings[Int(token.number)]
-        case .plain: return String(decoding: text[token.textRange], as: UTF8.self)
+        case .plain:
+            if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
+                let text = self.text
+                if let span = try? UTF8Span(validating: text.span.extracting(token.textRange)) {
+                    return String(copying: span)
+                }
+            }
+            return String(decoding: text[token.textRange], as: UTF8.self)
         case .escaped:
             let text = self.text
             return String(decoding: JSONTapeParser.unescaped(text.span, token.textRange), as: UTF8.self)
@@ -199,27 +206,46 @@ final class JSONTape {
         return text[start...].starts(with: key.utf8)
     }
 
+    /// How many members or elements the object or array at `index` has.
+    func count(ofContainerAt index: Int) -> Int { Int(tokens[index].count) }
+
     /// The members of the object at `index`, each made by `make` from its key and the index of
     /// its value: the first of each key, as `String`s compare, in the order of the keys' UTF-8
     /// bytes.
     func members<Member>(ofObjectAt index: Int, _ make: (String, Int) -> Member) -> [Member] {
-        let count = Int(tokens[index].count)
         var members: [Member] = []
-        members.reserveCapacity(count)
-        // JSONEncoder with sorted keys, and this package, write members in order, and without a
-        // key twice: that is checked first, as it costs less than sorting.
-        var previous: Range<Int> = 0..<0
+        members.reserveCapacity(Int(tokens[index].count))
+        forEachMember(ofObjectAt: index) { members.append(make($0, $1)) }
+        return members
+    }
+
+    /// Calls `visit` with the key of each member of the object at `index` and the index of its
+    /// value: the first of each key, as `String`s compare, in the order of the keys' UTF-8 bytes.
+    func forEachMember(ofObjectAt index: Int, _ visit: (String, Int) throws -> Void) rethrows {
+        guard keysAreInOrder(ofObjectAt: index) else {
+            for member in sortedMembers(ofObjectAt: index) { try visit(member.key, member.value) }
+            return
+        }
         var keyIndex = index + 1
-        for position in 0..<count {
-            let key = tokens[keyIndex]
-            guard key.storage == .plain, position == 0 || textPrecedes(previous, key.textRange) else {
-                return sortedMembers(ofObjectAt: index).map { make($0.key, $0.value) }
-            }
-            previous = key.textRange
-            members.append(make(string(at: keyIndex), keyIndex + 1))
+        for _ in 0..<tokens[index].count {
+            try visit(string(at: keyIndex), keyIndex + 1)
             keyIndex = Int(tokens[keyIndex + 1].end)
         }
-        return members
+    }
+
+    /// Whether the keys of the object at `index` are plain text, each after the one before by
+    /// their bytes, as JSONEncoder with sorted keys and this package write them: then they are in
+    /// order and none is there twice, which costs less to find out than sorting them.
+    private func keysAreInOrder(ofObjectAt index: Int) -> Bool {
+        var previous: Range<Int> = 0..<0
+        var keyIndex = index + 1
+        for position in 0..<tokens[index].count {
+            let key = tokens[keyIndex]
+            guard key.storage == .plain, position == 0 || textPrecedes(previous, key.textRange) else { return false }
+            previous = key.textRange
+            keyIndex = Int(tokens[keyIndex + 1].end)
+        }
+        return true
     }
 
     /// The members of an object whose keys are not in order, or not plain: each key the first
@@ -240,20 +266,24 @@ final class JSONTape {
 
     /// Whether the text at `first` comes before the text at `second`, byte by byte.
     private func textPrecedes(_ first: Range<Int>, _ second: Range<Int>) -> Bool {
-        for (firstIndex, secondIndex) in zip(first, second) where text[firstIndex] != text[secondIndex] {
-            return text[firstIndex] < text[secondIndex]
+        let text = self.text
+        let bytes = text.span
+        for offset in 0..<min(first.count, second.count) {
+            let firstByte = bytes[first.lowerBound + offset]
+            let secondByte = bytes[second.lowerBound + offset]
+            if firstByte != secondByte { return firstByte < secondByte }
         }
         return first.count < second.count
     }
 
     /// The elements of the array at `index`, each made by `make` from its index.
-    func elements<Element>(ofArrayAt index: Int, _ make: (Int) -> Element) -> [Element] {
+    func elements<Element>(ofArrayAt index: Int, _ make: (Int) throws -> Element) rethrows -> [Element] {
         let count = Int(tokens[index].count)
         var elements: [Element] = []
         elements.reserveCapacity(count)
         var element = index + 1
         for _ in 0..<count {
-            elements.append(make(element))
+            elements.append(try make(element))
             element = Int(tokens[element].end)
         }
         return elements
@@ -300,18 +330,38 @@ struct JSONToken {
 
     var kind: Kind
     var storage = Storage.plain
-    /// For a string in the text, the offset of its first byte after the quote.
-    var start: Int32 = 0
-    /// For a string in the text, its length in bytes; for an object, its members; for an array,
-    /// its elements.
-    var count: Int32 = 0
     /// The index of the token after this value and everything in it.
     var end: Int32 = 0
-    /// For a number, the bits of its `Int64` or `Double`; for a held string, its index.
-    var number: UInt64 = 0
+    /// What the value holds, read as its kind says: ``start`` and ``count``, or ``number`` as the
+    /// two together. Two halves rather than three fields, so that a token takes 16 bytes: a page of
+    /// thousands of records is a tape of millions of tokens, read faster the fewer caches it fills.
+    private var low: UInt32 = 0
+    private var high: UInt32 = 0
 
     init(kind: Kind) {
         self.kind = kind
+    }
+
+    /// For a string in the text, the offset of its first byte after the quote.
+    var start: Int32 {
+        get { Int32(bitPattern: low) }
+        set { low = UInt32(bitPattern: newValue) }
+    }
+
+    /// For a string in the text, its length in bytes; for an object, its members; for an array,
+    /// its elements.
+    var count: Int32 {
+        get { Int32(bitPattern: high) }
+        set { high = UInt32(bitPattern: newValue) }
+    }
+
+    /// For a number, the bits of its `Int64` or `Double`; for a held string, its index.
+    var number: UInt64 {
+        get { UInt64(high) << 32 | UInt64(low) }
+        set {
+            low = UInt32(truncatingIfNeeded: newValue)
+            high = UInt32(truncatingIfNeeded: newValue >> 32)
+        }
     }
 
     /// The bytes of a string in the text.

@@ -164,16 +164,15 @@ enum WireRecord {
         var clearedFields: Set<String> = []
         var typeHints: [String: String] = [:]
         if let fieldsReader = try reader.optionalMember("fields") {
-            let members = try fieldsReader.members()
             // Room for every field at once: growing a dictionary field by field rehashes it.
-            fields.reserveCapacity(members.count)
-            for (name, field) in members {
+            fields.reserveCapacity(fieldsReader.memberCount)
+            try fieldsReader.forEachMember { name, field in
                 switch try WireField.content(of: field) {
                 case .value(let value, let typeName, let isEncrypted):
-                    fields[name] = value
                     if isEncrypted { encryptedFields.insert(name) }
                     // An empty list keeps the type the server has for its field.
                     if value.isEmptyList, let typeName { typeHints[name] = typeName }
+                    fields[name] = value
                 case .cleared(let typeName, let isEncrypted):
                     clearedFields.insert(name)
                     if isEncrypted { encryptedFields.insert(name) }
@@ -182,10 +181,11 @@ enum WireRecord {
             }
         }
         var record = Record(recordType: recordType, recordName: recordName, fields: fields, metadata: metadata)
-        record.encryptedFields = encryptedFields
+        if !encryptedFields.isEmpty { record.encryptedFields = encryptedFields }
         if !clearedFields.isEmpty { record.clearedFields = clearedFields }
         if !typeHints.isEmpty { record.fieldTypeHints = typeHints }
-        record.parent = try reader.optionalMember("parent").map(WireField.reference(from:))
+        // Setting no parent would still cost the record's extras a look.
+        if let parent = try reader.optionalMember("parent").map(WireField.reference(from:)) { record.parent = parent }
         return record
     }
 

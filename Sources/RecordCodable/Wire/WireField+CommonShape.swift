@@ -21,31 +21,34 @@ extension WireField {
     ///
     /// - Throws: The error the general route throws for the field's value, at the same path.
     static func commonContent(of field: WireReader) throws -> Content? {
-        var typeReader: WireReader?
-        var valueReader: WireReader?
-        var flagReader: WireReader?
+        // Members are kept as places in the tape, and only the value is made into a reader: each
+        // reader costs a reference count.
+        var typeMember: WireReader.Member?
+        var valueMember: WireReader.Member?
+        var flagMember: WireReader.Member?
         let keysArePlain = field.forEachPlainMember { key, member in
             // The first of a key given twice is the one read, as on the general route.
-            if typeReader == nil, key.isText("type") {
-                typeReader = member
-            } else if valueReader == nil, key.isText("value") {
-                valueReader = member
-            } else if flagReader == nil, key.isText("isEncrypted") {
-                flagReader = member
+            if typeMember == nil, key.isText("type") {
+                typeMember = member
+            } else if valueMember == nil, key.isText("value") {
+                valueMember = member
+            } else if flagMember == nil, key.isText("isEncrypted") {
+                flagMember = member
             }
         }
-        guard keysArePlain, let typeReader, let valueReader, !valueReader.isNull,
-            let spelled = typeReader.plainText({ SpelledType($0) }) ?? nil
+        guard keysArePlain, let typeMember, let valueMember, !field.isNull(valueMember),
+            let spelled = field.plainText(of: typeMember, { SpelledType($0) }) ?? nil
         else { return nil }
         var isEncrypted = spelled.isEncrypted
-        if let flagReader, !flagReader.isNull {
+        if let flagMember, !field.isNull(flagMember) {
             // A flag that is not a boolean is the general route's error to throw.
-            guard let flag = try? flagReader.bool() else { return nil }
+            guard let flag = try? field.reader(of: flagMember).bool() else { return nil }
             isEncrypted = isEncrypted || flag
         }
+        let valueReader = field.reader(of: valueMember)
         let read: RecordValue
         if spelled.isList {
-            read = .list(try valueReader.elements().map { try scalar(spelled.type, from: $0) })
+            read = .list(try valueReader.mapElements { try scalar(spelled.type, from: $0) })
         } else {
             read = try scalar(spelled.type, from: valueReader)
         }

@@ -13,7 +13,9 @@ import Foundation
 /// bytes, so that a record with two bad fields reports the same one whichever path read it.
 struct WireReader {
     private let tape: JSONTape
-    private let index: Int
+    /// The value's index. Changed only by the walks below, which move one reader from value to
+    /// value: making a reader costs a reference count, and so does each copy of one.
+    private var index: Int
 
     /// A reader of the value at `index` of `tape`.
     init(_ tape: JSONTape, at index: Int) {
@@ -212,32 +214,70 @@ struct WireReader {
         try optionalMember(key) != nil
     }
 
-    /// Every member of the object, with its key, in the order of the keys' UTF-8 bytes.
-    func members() throws -> [(key: String, reader: WireReader)] {
-        guard tape.kind(at: index) == .object else { throw mismatch([String: Any].self) }
-        return tape.members(ofObjectAt: index) { [tape] key, value in (key, WireReader(tape, at: value)) }
+    /// How many members the object has, a key given twice counted twice; 0 for any other value.
+    var memberCount: Int {
+        tape.kind(at: index) == .object ? tape.count(ofContainerAt: index) : 0
     }
 
-    /// Calls `visit` with the bytes of each member's key and the member's reader, in document
-    /// order, and returns `true`, when the value is an object whose keys are all plain text;
-    /// otherwise returns `false`, having visited some members or none. For a shortcut that
-    /// recognises the usual shape of an object in one pass, and leaves any other to the readers
-    /// above.
-    func forEachPlainMember(_ visit: (Span<UInt8>, WireReader) -> Void) -> Bool {
-        guard tape.kind(at: index) == .object else { return false }
-        return tape.forEachPlainMember(ofObjectAt: index) { [tape] key, value in visit(key, WireReader(tape, at: value))
+    /// Calls `visit` with every member of the object and its key, in the order of the keys' UTF-8
+    /// bytes: the first of a key given twice, as `String`s compare.
+    ///
+    /// The reader `visit` gets is valid only during the call: one reader moves from member to
+    /// member.
+    func forEachMember(_ visit: (String, WireReader) throws -> Void) throws {
+        guard tape.kind(at: index) == .object else { throw mismatch([String: Any].self) }
+        var member = self
+        try tape.forEachMember(ofObjectAt: index) { key, value in
+            member.index = value
+            try visit(key, member)
         }
     }
 
-    /// Reads the bytes of the value when it is a string of plain text (see
-    /// ``JSONTape/plainText(ofStringAt:_:)``); `nil` for any other value.
-    func plainText<Result>(_ read: (Span<UInt8>) -> Result) -> Result? {
-        tape.plainText(ofStringAt: index, read)
+    /// A member that ``forEachPlainMember(_:)`` found: its place in the tape, made into a reader
+    /// only when it is read.
+    struct Member {
+        fileprivate let index: Int
+    }
+
+    /// Calls `visit` with the bytes of each member's key and the member, in document order, and
+    /// returns `true`, when the value is an object whose keys are all plain text; otherwise
+    /// returns `false`, having visited some members or none. For a shortcut that recognises the
+    /// usual shape of an object in one pass, and leaves any other to the readers above.
+    func forEachPlainMember(_ visit: (Span<UInt8>, Member) -> Void) -> Bool {
+        guard tape.kind(at: index) == .object else { return false }
+        return tape.forEachPlainMember(ofObjectAt: index) { key, value in visit(key, Member(index: value)) }
+    }
+
+    /// The reader of a member that ``forEachPlainMember(_:)`` found.
+    func reader(of member: Member) -> WireReader {
+        WireReader(tape, at: member.index)
+    }
+
+    /// Whether a member that ``forEachPlainMember(_:)`` found is `null`.
+    func isNull(_ member: Member) -> Bool {
+        tape.kind(at: member.index) == .null
+    }
+
+    /// Reads the bytes of a member that ``forEachPlainMember(_:)`` found when it is a string of
+    /// plain text (see ``JSONTape/plainText(ofStringAt:_:)``); `nil` for any other value.
+    func plainText<Result>(of member: Member, _ read: (Span<UInt8>) -> Result) -> Result? {
+        tape.plainText(ofStringAt: member.index, read)
     }
 
     func elements() throws -> [WireReader] {
         guard tape.kind(at: index) == .array else { throw mismatch([Any].self) }
         return tape.elements(ofArrayAt: index) { [tape] in WireReader(tape, at: $0) }
+    }
+
+    /// The array's elements, each read by `transform`, which gets one reader moved from element to
+    /// element: ``elements()`` without a reader for each.
+    func mapElements<Element>(_ transform: (WireReader) throws -> Element) throws -> [Element] {
+        guard tape.kind(at: index) == .array else { throw mismatch([Any].self) }
+        var element = self
+        return try tape.elements(ofArrayAt: index) { position in
+            element.index = position
+            return try transform(element)
+        }
     }
 
     // MARK: Errors
