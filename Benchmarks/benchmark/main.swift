@@ -36,6 +36,10 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         "encode-event-hand": { consume(FlatEventHandMapping.encode(FlatEvent.sample)) },
         "decode-flat": { consume(try decoder.decode(FlatPost.self, from: record)) },
         "decode-flat-hand": { consume(try FlatHandMapping.decode(record)) },
+        // The server path's write: model to record to bytes, and record to bytes alone.
+        "write-wire": { consume(try RecordJSONEncoder().encode(record)) },
+        "write-wire-model": { consume(try RecordJSONEncoder().encode(try encoder.encode(FlatPost.sample))) },
+        "write-plain": { consume(try JSONEncoder().encode(FlatPost.sample)) },
         // The server path's read: bytes to record, record to model, and Foundation on the plain model.
         "read-wire": { consume(try RecordJSONDecoder().decode(Record.self, from: wire)) },
         "read-wire-model": {

@@ -121,6 +121,8 @@ struct JSONBytesWriter {
 
     /// Writes the separator before a record's field, its name, and the start of its object up to
     /// its value: `"name":{"type":"STRING","value":`. Compact JSON is written in one step.
+    ///
+    /// `typeName` is one of CloudKit's type names (``RecordValue/typeName``), written as it is.
     mutating func writeFieldStart(name: String, typeName: String, first: Bool) {
         guard !prettyPrinted else {
             writeKey(name, first: first)
@@ -136,7 +138,10 @@ struct JSONBytesWriter {
             if !first { output.append(UInt8(ascii: ",")) }
             JSONText.put(name, escapingSlashes: escapingSlashes, into: &output)
             JSONText.putASCII(JSONText.fieldTypeStart, into: &output)
-            JSONText.put(typeName, escapingSlashes: escapingSlashes, into: &output)
+            // A type name is one of CloudKit's, such as `INT64_LIST`: nothing in it needs an escape.
+            output.append(UInt8(ascii: "\""))
+            JSONText.putASCII(typeName, into: &output)
+            output.append(UInt8(ascii: "\""))
             JSONText.putASCII(JSONText.fieldValueStart, into: &output)
         }
     }
