@@ -435,6 +435,39 @@ struct RealTrafficTests {
         #expect(try requestJSON(sameZone).hasSuffix(#""zoneID":{"ownerRecordName":"_o","zoneName":"A"}}"#))
     }
 
+    @Test(
+        "An update, replace or delete needs the change tag the server checks; create and the forced operations do not"
+    )
+    func changeTags() throws {
+        let untagged = Record(recordType: "Note", recordName: "N1", fields: ["title": .string("t")])
+        for (type, forced) in [
+            (RecordOperation.OperationType.update, "forceUpdate"), (.replace, "forceReplace"), (.delete, "forceDelete"),
+        ] {
+            let request = RecordsModifyRequest(operations: [RecordOperation(type, record: untagged)])
+            for encode in [{ try JSONEncoder().encode(request) }, { try RecordJSONEncoder().encode(request) }] {
+                let error = expectEncodingError(at: "operations.Index 0.record.recordChangeTag") { _ = try encode() }
+                #expect(
+                    error?.context?.debugDescription
+                        == "Record 'N1' has no change tag, which the server needs to \(type.rawValue) it: it refuses "
+                        + "the operation unless the tag is that of its own version. Send the record as fetched, with "
+                        + "its metadata, or use \(forced) to \(type.rawValue) it whatever its version.")
+            }
+            var tagged = untagged
+            tagged.metadata = RecordMetadata(changeTag: "e1")
+            #expect(throws: Never.self) {
+                try requestJSON(RecordsModifyRequest(operations: [RecordOperation(type, record: tagged)]))
+            }
+        }
+        for type in [RecordOperation.OperationType.create, .forceUpdate, .forceReplace, .forceDelete] {
+            #expect(throws: Never.self) {
+                try requestJSON(RecordsModifyRequest(operations: [RecordOperation(type, record: untagged)]))
+            }
+        }
+        // Saving and deleting by name choose an operation that needs no tag when there is none.
+        #expect(RecordOperation(saving: untagged).operationType == .create)
+        #expect(RecordOperation(deleting: "N1").operationType == .forceDelete)
+    }
+
     @Test("A record without a name is named by the server; one without a type is an error")
     func namesAndTypes() throws {
         let unnamed = RecordsModifyRequest(savingRecords: [Record(recordType: "Note", recordName: "")])
@@ -451,11 +484,13 @@ struct RealTrafficTests {
             error?.context?.debugDescription == "Record 'N1' has no record type, which the server needs to save it.")
         // An update may leave the type out, as Apple's examples do; a delete needs none.
         let update = RecordsModifyRequest(operations: [
-            RecordOperation(.update, record: Record(recordType: "", recordName: "N1"))
+            RecordOperation(
+                .update, record: Record(recordType: "", recordName: "N1", metadata: RecordMetadata(changeTag: "t")))
         ])
         #expect(
             try requestJSON(update)
-                == #"{"operations":[{"operationType":"update","record":{"fields":{},"recordName":"N1"}}]}"#)
+                == #"{"operations":[{"operationType":"update","record":{"fields":{},"recordChangeTag":"t","recordName":"N1"}}]}"#
+        )
         let delete = RecordsModifyRequest(operations: [RecordOperation(deleting: "N1", changeTag: "t")])
         #expect(
             try requestJSON(delete)

@@ -227,7 +227,8 @@ struct ServiceBodyTests {
 
     @Test("Every operation type round-trips")
     func operationTypes() throws {
-        let record = Record(recordType: "T", recordName: "n", fields: ["a": .int64(1)])
+        let record = Record(
+            recordType: "T", recordName: "n", fields: ["a": .int64(1)], metadata: RecordMetadata(changeTag: "e"))
         for type in RecordOperation.OperationType.allCases {
             let request = RecordsModifyRequest(operations: [RecordOperation(type, record: record)])
             let decoded = try decode(RecordsModifyRequest.self, encode(request))

@@ -14,16 +14,17 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
         /// Creates the record; fails if a record of that name exists.
         case create
         /// Updates the fields the record carries; fails if the record's change tag is not the
-        /// server's.
+        /// server's. A record without a change tag cannot be sent with it.
         case update
         /// Updates the fields the record carries, whatever the server's change tag.
         case forceUpdate
         /// Replaces the whole record: fields it does not carry are cleared. Fails if the change
-        /// tag is not the server's.
+        /// tag is not the server's. A record without a change tag cannot be sent with it.
         case replace
         /// Replaces the whole record, whatever the server's change tag.
         case forceReplace
-        /// Deletes the record; fails if its change tag is not the server's.
+        /// Deletes the record; fails if its change tag is not the server's. A record without a
+        /// change tag cannot be sent with it.
         case delete
         /// Deletes the record, whatever the server's change tag.
         case forceDelete
@@ -34,6 +35,20 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
         }
 
         var isDelete: Bool { self == .delete || self == .forceDelete }
+
+        /// Whether the server applies the operation only to the version its change tag names,
+        /// and so refuses it without one.
+        var checksChangeTag: Bool { self == .update || self == .replace || self == .delete }
+
+        /// The operation that does what this one does whatever the record's version.
+        var forced: OperationType {
+            switch self {
+            case .update: .forceUpdate
+            case .replace: .forceReplace
+            case .delete: .forceDelete
+            default: self
+            }
+        }
 
         /// Whether the operation may make the record anew, which needs its type.
         var createsRecord: Bool { self == .create || self == .replace || self == .forceReplace }
@@ -88,7 +103,9 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
     ///
     /// - Throws: `EncodingError.invalidValue` for a record without a ``Record/recordType`` that the
     ///   operation creates or replaces, for a record without a name that the operation does not
-    ///   create, and for any value that the record's JSON cannot carry.
+    ///   create, for a record without a change tag (in its ``Record/metadata``) that an
+    ///   ``OperationType/update``, ``OperationType/replace`` or ``OperationType/delete`` changes,
+    ///   and for any value that the record's JSON cannot carry.
     public func encode(to encoder: any Encoder) throws {
         try WireCoding.encode(self, to: encoder)
     }
@@ -105,6 +122,15 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
                 record, at: path + [AnyCodingKey(stringValue: "record"), AnyCodingKey(stringValue: "recordName")],
                 "A record without a name can only be created, for the server to name it; \(operationType.rawValue) "
                     + "needs the name of the record it changes.")
+        }
+        if operationType.checksChangeTag && record.metadata?.changeTag == nil {
+            throw EncodingError.invalid(
+                record,
+                at: path + [AnyCodingKey(stringValue: "record"), AnyCodingKey(stringValue: "recordChangeTag")],
+                "Record '\(record.recordName)' has no change tag, which the server needs to \(operationType.rawValue) it: "
+                    + "it refuses the operation unless the tag is that of its own version. Send the record as fetched, "
+                    + "with its metadata, or use \(operationType.forced.rawValue) to "
+                    + "\(operationType.rawValue) it whatever its version.")
         }
         let recordObject: [String: WireJSON]
         if operationType.isDelete {
