@@ -98,6 +98,19 @@ struct ServerBodiesErrorTests {
                 + #""serverErrorCode":"ZONE_BUSY","uuid":"u","zoneID":{"ownerRecordName":"_o","zoneName":"Z"}}"#)
     }
 
+    @Test("A retryAfter that JSON cannot carry is an EncodingError at its path, on both JSON paths")
+    func nonFiniteRetryAfter() throws {
+        for seconds in [Double.infinity, -.infinity, .nan] {
+            let response = RecordsModifyResponse(records: [
+                .failure(RecordServerError(serverErrorCode: .throttled, retryAfter: seconds))
+            ])
+            for encode in [{ try JSONEncoder().encode(response) }, { try RecordJSONEncoder().encode(response) }] {
+                let error = expectEncodingError(at: "records.Index 0.retryAfter") { _ = try encode() }
+                #expect(error?.context?.debugDescription == "Unable to encode Double.\(seconds) directly in JSON.")
+            }
+        }
+    }
+
     @Test("A malformed error body is refused at the value at fault; unknown keys are not")
     func errorBodyErrors() throws {
         expectDecodingError("keyNotFound", at: "serverErrorCode") {

@@ -235,7 +235,7 @@ struct WireCodablePathTests {
     @Test("Every body writes the same bytes both ways")
     func bodiesWrite() throws {
         let record = WireFormatTests.note
-        let throttled = RecordServerError(serverErrorCode: .init(rawValue: "THROTTLED"), retryAfter: .infinity)
+        let throttled = RecordServerError(serverErrorCode: .init(rawValue: "THROTTLED"), retryAfter: 1.5)
         let bodies: [any Encodable] = [
             record, RecordsModifyRequest(savingRecords: [record], atomic: true),
             RecordsQueryResponse(records: [.success(record)], continuationMarker: "m"),

@@ -52,7 +52,7 @@ public enum RecordResult: Hashable, Sendable {
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
         switch self {
         case .success(let record): try record.wireJSON(at: path)
-        case .failure(let error): error.wireJSON(at: path)
+        case .failure(let error): try error.wireJSON(at: path)
         case .unreadable(let unreadable): unreadable.json
         }
     }

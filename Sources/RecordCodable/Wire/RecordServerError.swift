@@ -196,19 +196,19 @@ public struct RecordServerError: Error, Hashable, Sendable {
 
     // MARK: Wire form
 
-    func wireJSON(at path: [any CodingKey]) -> WireJSON {
-        .object(wireObject)
-    }
-
-    var wireObject: [String: WireJSON] {
+    /// The error's JSON. A ``retryAfter`` that is NaN or infinite, which JSON cannot carry, is an
+    /// `EncodingError`, as any such number is.
+    func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
         var object: [String: WireJSON] = ["serverErrorCode": .string(serverErrorCode.rawValue)]
         object.set("recordName", recordName.map(WireJSON.string))
         object.set("reason", reason.map(WireJSON.string))
-        object.set("retryAfter", retryAfter.map { $0.isFinite ? .double($0) : .null })
+        object.set(
+            "retryAfter",
+            try retryAfter.map { try WireField.finite($0, at: path + [AnyCodingKey(stringValue: "retryAfter")]) })
         object.set("uuid", uuid.map(WireJSON.string))
         object.set("redirectURL", redirectURL.map(WireJSON.string))
         object.set("zoneID", zoneID.map { WireField.zoneID($0) })
-        return object
+        return .object(object)
     }
 
     init(wire reader: WireReader) throws {

@@ -40,8 +40,8 @@ public struct ZonesModifyResponse: Hashable, Sendable, Codable, WireCodable {
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
         .object([
             "zones": .array(
-                zones.enumerated().map { index, result in
-                    result.wireJSON(at: path + [AnyCodingKey(stringValue: "zones"), AnyCodingKey(index: index)])
+                try zones.enumerated().map { index, result in
+                    try result.wireJSON(at: path + [AnyCodingKey(stringValue: "zones"), AnyCodingKey(index: index)])
                 })
         ])
     }
@@ -84,10 +84,10 @@ public enum ZoneResult: Hashable, Sendable {
         }
     }
 
-    func wireJSON(at path: [any CodingKey]) -> WireJSON {
+    func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
         switch self {
         case .success(let zone): zone.wireJSON(at: path)
-        case .failure(let error): error.wireJSON(at: path)
+        case .failure(let error): try error.wireJSON(at: path)
         }
     }
 
