@@ -106,9 +106,16 @@ struct FastJSONPropertyTests {
                 records.append(try encoder.encode(Everything.random(using: &random, forWire: true)))
             }
             let operations = records.map { record in
-                RecordOperation(
-                    RecordOperation.OperationType.allCases[random.int(in: 0...6)], record: record,
-                    desiredKeys: random.maybe { $0.array { $0.string() } })
+                let type = RecordOperation.OperationType.allCases[random.int(in: 0...6)]
+                // An update, replace or delete needs a change tag to be written; now and then one
+                // without is left as it is, for both paths to refuse alike.
+                var record = record
+                if type.checksChangeTag, record.metadata?.changeTag == nil, random.int(in: 0...7) != 0 {
+                    var metadata = record.metadata ?? RecordMetadata()
+                    metadata.changeTag = random.string()
+                    record.metadata = metadata
+                }
+                return RecordOperation(type, record: record, desiredKeys: random.maybe { $0.array { $0.string() } })
             }
             let request = RecordsModifyRequest(operations: operations, atomic: random.maybe { $0.bool() })
             let results: [RecordResult] = records.map { record in

@@ -220,6 +220,25 @@ struct SyncTests {
         #expect(next.record.fields == ["title": .string("Second")])
     }
 
+    @Test("A server error is kept across a reopen; a delay JSON cannot carry is dropped, not the error")
+    func errorsAreDurable() throws {
+        try withStoreDirectory { directory in
+            let busy = RecordServerError(recordName: "A", serverErrorCode: .zoneBusy, retryAfter: 2.5)
+            let throttled = RecordServerError(recordName: "B", serverErrorCode: .throttled, retryAfter: .infinity)
+            do {
+                let store = try RecordStore(directory: directory)
+                try store.save(contentsOf: [noteRecord("A"), noteRecord("B")])
+                let request = try #require(try store.modifyRequests().first)
+                try store.apply(RecordsModifyResponse(records: [.failure(busy), .failure(throttled)]), for: request)
+            }
+            let store = try RecordStore(directory: directory)
+            #expect(try store.storedRecord(for: noteKey("A"))?.lastError == busy)
+            #expect(
+                try store.storedRecord(for: noteKey("B"))?.lastError
+                    == RecordServerError(recordName: "B", serverErrorCode: .throttled))
+        }
+    }
+
     @Test("Sent is forgotten on reopening: the record is pending, and sent again")
     func sentIsNotDurable() throws {
         try withStoreDirectory { directory in

@@ -59,7 +59,9 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
     ///
     /// - Parameters:
     ///   - records: The records to save.
-    ///   - operationType: The operation for every record, or `nil` to choose per record.
+    ///   - operationType: The operation for every record, or `nil` to choose per record. An
+    ///     `update`, `replace` or `delete` needs every record to carry its change tag, or the
+    ///     request fails to encode; the forced operations need none.
     ///   - zoneID: The zone of the records, or `nil` for the zone the records came from.
     ///   - atomic: Whether the whole request fails when one operation fails.
     public init(
@@ -75,8 +77,11 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
     /// Writes the request body as CloudKit Web Services reads it.
     ///
     /// - Throws: `EncodingError.invalidValue` when ``zoneID`` is `nil` and the records come from
-    ///   different zones, for a saved record without a ``Record/recordType``, and for any value
-    ///   that a record's JSON cannot carry.
+    ///   different zones, for a saved record without a ``Record/recordType``, for an operation
+    ///   that the server refuses as written (see ``RecordOperation/encode(to:)``: a record without a
+    ///   name that is not created, an `update`, `replace` or `delete` without a change tag), and for
+    ///   any value that a record's JSON cannot carry. Reading is more lenient: a request read from
+    ///   JSON that has such an operation is read, and throws when written again.
     public func encode(to encoder: any Encoder) throws {
         try WireCoding.encode(self, to: encoder)
     }

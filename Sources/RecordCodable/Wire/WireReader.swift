@@ -9,7 +9,7 @@ import Foundation
 ///
 /// A reader is a ``JSONTape`` and the index of a value in it; its coding path is worked out from
 /// the tape only for an error. An object's members read as Foundation's decoder keeps them, the
-/// first of a key given twice, and ``members()`` lists them in the order of their keys' UTF-8
+/// first of a key given twice, and ``forEachMember(_:)`` visits them in the order of their keys' UTF-8
 /// bytes, so that a record with two bad fields reports the same one whichever path read it.
 struct WireReader {
     private let tape: JSONTape

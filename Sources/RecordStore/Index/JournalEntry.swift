@@ -37,8 +37,13 @@ enum JournalEntry {
         writer.append(entry.status.code)
         var flags: UInt8 = entry.isDeletion ? 1 : 0
         if entry.server != nil { flags |= 2 }
-        // An error the server sent is always JSON; were it not, losing it loses only a note.
-        let error = entry.lastError.flatMap { try? JSONEncoder().encode($0) }
+        // An error keeps its delay only when JSON can carry it: a NaN or infinite one, which no
+        // server sends, is dropped rather than the error with it.
+        let error = entry.lastError.flatMap { error in
+            var storable = error
+            if let delay = storable.retryAfter, !delay.isFinite { storable.retryAfter = nil }
+            return try? JSONEncoder().encode(storable)
+        }
         if error != nil { flags |= 4 }
         if entry.wasOffered { flags |= 8 }
         writer.append(flags)
