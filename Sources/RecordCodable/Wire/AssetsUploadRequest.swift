@@ -83,7 +83,7 @@ public struct AssetsUploadRequest: Hashable, Sendable, Codable, WireCodable {
     }
 
     init(wire reader: WireReader) throws {
-        tokens = try reader.member("tokens").elements().map { entry in
+        tokens = try reader.member("tokens").mapElements { entry in
             Token(
                 recordType: try entry.member("recordType").string(),
                 fieldName: try entry.member("fieldName").string(),

@@ -66,7 +66,7 @@ public struct AssetsUploadResponse: Hashable, Sendable, Codable, WireCodable {
     }
 
     init(wire reader: WireReader) throws {
-        tokens = try reader.member("tokens").elements().map { entry in
+        tokens = try reader.member("tokens").mapElements { entry in
             Token(
                 url: try entry.member("url").string(),
                 recordName: try entry.optionalMember("recordName")?.string(),

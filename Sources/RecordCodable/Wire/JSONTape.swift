@@ -75,14 +75,7 @@ final class JSONTape {
         let token = tokens[index]
         switch token.storage {
         case .held: return heldStrings[Int(token.number)]
-        case .plain:
-            if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
-                let text = self.text
-                if let span = try? UTF8Span(validating: text.span.extracting(token.textRange)) {
-                    return String(copying: span)
-                }
-            }
-            return String(decoding: text[token.textRange], as: UTF8.self)
+        case .plain: return String(decoding: text[token.textRange], as: UTF8.self)
         case .escaped:
             let text = self.text
             return String(decoding: JSONTapeParser.unescaped(text.span, token.textRange), as: UTF8.self)

@@ -84,6 +84,6 @@ extension Array: WireCodableArray where Element: WireCodable {
     }
 
     static func read(from reader: WireReader) throws -> [Element] {
-        try reader.elements().map(Element.init(wire:))
+        try reader.mapElements(Element.init(wire:))
     }
 }

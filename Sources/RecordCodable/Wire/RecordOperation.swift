@@ -161,6 +161,6 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
         }
         self.operationType = operationType
         record = try WireRecord.record(from: reader.member("record"), as: .saved(typeRequired: false))
-        desiredKeys = try reader.optionalMember("desiredKeys")?.elements().map { try $0.string() }
+        desiredKeys = try reader.optionalMember("desiredKeys")?.mapElements { try $0.string() }
     }
 }

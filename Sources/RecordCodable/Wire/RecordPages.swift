@@ -78,7 +78,7 @@ public enum RecordResult: Hashable, Sendable {
     /// The `records` of a response, each read alone. A response without `records` is an empty
     /// page.
     static func page(from reader: WireReader) throws -> [RecordResult] {
-        try reader.optionalMember("records")?.elements().map(RecordResult.init(wire:)) ?? []
+        try reader.optionalMember("records")?.mapElements(RecordResult.init(wire:)) ?? []
     }
 
     /// The JSON of a page's `records`.

@@ -83,7 +83,7 @@ public struct RecordQuery: Hashable, Sendable, Codable, WireCodable {
     private static func list<Entry>(_ reader: WireReader?, _ read: (WireReader) throws -> Entry) throws -> [Entry] {
         guard let reader else { return [] }
         if case .object = reader.kind { return [try read(reader)] }
-        return try reader.elements().map(read)
+        return try reader.mapElements(read)
     }
 }
 

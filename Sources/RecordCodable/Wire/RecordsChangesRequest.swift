@@ -94,6 +94,6 @@ public struct RecordsChangesRequest: Hashable, Sendable, Codable, WireCodable {
         zoneID = try WireField.zoneID(from: reader.member("zoneID"))
         syncToken = try reader.optionalMember("syncToken")?.string()
         resultsLimit = try reader.optionalMember("resultsLimit").map(WireCount.count(from:))
-        desiredKeys = try reader.optionalMember("desiredKeys")?.elements().map { try $0.string() }
+        desiredKeys = try reader.optionalMember("desiredKeys")?.mapElements { try $0.string() }
     }
 }

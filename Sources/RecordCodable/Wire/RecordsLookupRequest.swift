@@ -113,13 +113,13 @@ public struct RecordsLookupRequest: Hashable, Sendable, Codable, WireCodable {
     }
 
     init(wire reader: WireReader) throws {
-        records = try reader.member("records").elements().map { entry in
+        records = try reader.member("records").mapElements { entry in
             LookupRecord(
                 recordName: try entry.member("recordName").string(),
-                desiredKeys: try entry.optionalMember("desiredKeys")?.elements().map { try $0.string() })
+                desiredKeys: try entry.optionalMember("desiredKeys")?.mapElements { try $0.string() })
         }
         zoneID = try reader.optionalMember("zoneID").map { try WireField.zoneID(from: $0) }
-        desiredKeys = try reader.optionalMember("desiredKeys")?.elements().map { try $0.string() }
+        desiredKeys = try reader.optionalMember("desiredKeys")?.mapElements { try $0.string() }
         numbersAsStrings = try reader.optionalMember("numbersAsStrings")?.bool()
     }
 }

@@ -137,9 +137,9 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
     }
 
     init(wire reader: WireReader) throws {
-        operations = try reader.member("operations").elements().map(RecordOperation.init(wire:))
+        operations = try reader.member("operations").mapElements(RecordOperation.init(wire:))
         zoneID = try reader.optionalMember("zoneID").map { try WireField.zoneID(from: $0) }
         atomic = try reader.optionalMember("atomic")?.bool()
-        desiredKeys = try reader.optionalMember("desiredKeys")?.elements().map { try $0.string() }
+        desiredKeys = try reader.optionalMember("desiredKeys")?.mapElements { try $0.string() }
     }
 }

@@ -121,7 +121,7 @@ public struct RecordsQueryRequest: Hashable, Sendable, Codable, WireCodable {
         query = try RecordQuery(wire: reader.member("query"))
         zoneID = try reader.optionalMember("zoneID").map { try WireField.zoneID(from: $0) }
         resultsLimit = try reader.optionalMember("resultsLimit").map(WireCount.count(from:))
-        desiredKeys = try reader.optionalMember("desiredKeys")?.elements().map { try $0.string() }
+        desiredKeys = try reader.optionalMember("desiredKeys")?.mapElements { try $0.string() }
         zoneWide = try reader.optionalMember("zoneWide")?.bool()
         numbersAsStrings = try reader.optionalMember("numbersAsStrings")?.bool()
         continuationMarker = try reader.optionalMember("continuationMarker")?.string()

@@ -251,7 +251,7 @@ enum WireField {
         if typeName.hasSuffix(listSuffix),
             let elementType = FieldType(name: String(typeName.dropLast(listSuffix.count)))
         {
-            read = .list(try value.elements().map { try scalar(elementType, from: $0) })
+            read = .list(try value.mapElements { try scalar(elementType, from: $0) })
         } else if let type = FieldType(name: typeName) {
             read = try scalar(type, from: value)
         } else {

@@ -47,7 +47,7 @@ public struct ZonesListResponse: Hashable, Sendable, Codable, WireCodable {
     }
 
     init(wire reader: WireReader) throws {
-        zones = try reader.optionalMember("zones")?.elements().map(RecordZone.init(wire:)) ?? []
+        zones = try reader.optionalMember("zones")?.mapElements(RecordZone.init(wire:)) ?? []
         syncToken = try reader.optionalMember("syncToken")?.string()
         moreComing = try reader.optionalMember("moreComing")?.bool()
     }

@@ -63,6 +63,6 @@ public struct ZonesModifyRequest: Hashable, Sendable, Codable, WireCodable {
     }
 
     init(wire reader: WireReader) throws {
-        operations = try reader.member("operations").elements().map(ZoneOperation.init(wire:))
+        operations = try reader.member("operations").mapElements(ZoneOperation.init(wire:))
     }
 }

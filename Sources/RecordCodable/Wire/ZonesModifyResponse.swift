@@ -34,7 +34,7 @@ public struct ZonesModifyResponse: Hashable, Sendable, Codable, WireCodable {
     }
 
     init(wire reader: WireReader) throws {
-        zones = try reader.optionalMember("zones")?.elements().map(ZoneResult.init(wire:)) ?? []
+        zones = try reader.optionalMember("zones")?.mapElements(ZoneResult.init(wire:)) ?? []
     }
 
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
