@@ -5,6 +5,7 @@
 //     swift run -c release benchmark --json     # the same figures as JSON
 //     swift run -c release benchmark --quick    # a short run, as CI does it
 //     swift run -c release benchmark --profile encode-flat 10000   # one loop alone, for a profiler
+//     python3 Benchmarks/estimate-cycles.py encode-flat encode-flat-hand   # cycles, counted, not timed
 //
 // On the flat model it also times a minimal Codable coder (Benchmarks/CodableFloor), which does the
 // hand mapping's work through Encoder and Decoder and nothing else: what the protocols cost alone;
@@ -26,6 +27,7 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
     let encoder = RecordEncoder()
     let decoder = RecordDecoder()
     let record = try encoder.encode(FlatPost.sample)
+    let eventRecord = try encoder.encode(FlatEvent.sample)
     let wire = try RecordJSONEncoder().encode(record)
     let plain = try JSONEncoder().encode(FlatPost.sample)
     let page = try what.hasPrefix("read-page-") ? queryPage(records: Int(what.dropFirst(10)) ?? 0) : Data()
@@ -36,6 +38,13 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         "encode-event-hand": { consume(FlatEventHandMapping.encode(FlatEvent.sample)) },
         "decode-flat": { consume(try decoder.decode(FlatPost.self, from: record)) },
         "decode-flat-hand": { consume(try FlatHandMapping.decode(record)) },
+        "decode-event": { consume(try decoder.decode(FlatEvent.self, from: eventRecord)) },
+        "decode-event-hand": { consume(try FlatEventHandMapping.decode(eventRecord)) },
+        // The minimal Codable coder (Benchmarks/CodableFloor) on the flat model.
+        "encode-flat-floor": {
+            consume(try MinimalRecordEncoder().encode(FlatPost.sample, recordType: "FlatPost", fieldCount: 13))
+        },
+        "decode-flat-floor": { consume(try MinimalRecordDecoder().decode(FlatPost.self, from: record)) },
         // The server path's write: model to record to bytes, and record to bytes alone.
         "write-wire": { consume(try RecordJSONEncoder().encode(record)) },
         "write-wire-model": { consume(try RecordJSONEncoder().encode(try encoder.encode(FlatPost.sample))) },
