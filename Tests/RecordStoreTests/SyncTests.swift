@@ -13,6 +13,15 @@ struct SyncTests {
         return saved
     }
 
+    /// `record` as the server sends it, with the change tag `tag`, applied to `store` as fetched.
+    @discardableResult
+    func fetch(_ record: Record, tag: String, into store: RecordStore) throws -> Record {
+        var fetched = record
+        fetched.metadata = RecordMetadata(changeTag: tag)
+        try store.applyFetched([.success(fetched)])
+        return fetched
+    }
+
     func status(_ store: RecordStore, _ name: String) throws -> SyncStatus? {
         try store.storedRecord(for: noteKey(name))?.status
     }
@@ -358,6 +367,115 @@ struct SyncTests {
         try store.applyFetched([.success(newer)])
         #expect(try status(store, "N1") == .conflict)
         #expect(try store.storedRecord(for: noteKey("N1"))?.serverRecord == newer)
+    }
+
+    @Test("A newer version of a synced record, fetched, replaces it: synced, with the server's change tag")
+    func fetchedOverSynced() throws {
+        let store = try RecordStore.inMemory()
+        var first = noteRecord("N1", title: "First")
+        first["body"] = .string("removed on another device")
+        try fetch(first, tag: "t1", into: store)
+        var second = noteRecord("N1", title: "Second")
+        second["due"] = .date(Date(timeIntervalSince1970: 1_700_000_000))
+        second = try fetch(second, tag: "t2", into: store)
+
+        let stored = try #require(try store.storedRecord(for: noteKey("N1")))
+        #expect(stored.status == .synced)
+        #expect(stored.record == second)
+        #expect(stored.serverRecord == nil)
+        #expect(try store.modifyRequests().isEmpty)
+        // The next edit is an update of the version fetched last.
+        var edited = second
+        edited["title"] = .string("Mine")
+        try store.save(edited)
+        let operation = try #require(try store.modifyRequests().first?.operations.first)
+        #expect(operation.operationType == .update)
+        #expect(operation.record.metadata?.changeTag == "t2")
+        #expect(operation.record.fields == ["title": .string("Mine")])
+    }
+
+    @Test("A fetched version that a pending edit already matches ends the edit: synced, with the server's change tag")
+    func fetchedMatchingPendingEdit() throws {
+        let store = try RecordStore.inMemory()
+        try fetch(noteRecord("N1", title: "Base"), tag: "t1", into: store)
+        try store.save(noteRecord("N1", title: "Same everywhere"))
+        // Another device made the same edit, and the server saved it first.
+        let theirs = try fetch(noteRecord("N1", title: "Same everywhere"), tag: "t2", into: store)
+
+        let stored = try #require(try store.storedRecord(for: noteKey("N1")))
+        #expect(stored.status == .synced)
+        #expect(stored.record.fields == theirs.fields)
+        #expect(stored.record.metadata?.changeTag == "t2")
+        #expect(stored.serverRecord == nil)
+        #expect(try store.modifyRequests().isEmpty)
+    }
+
+    @Test("A fetched record keeps the local file of each asset whose content the server has unchanged")
+    func fetchedKeepsLocalAssetFiles() throws {
+        let store = try RecordStore.inMemory()
+        let cover = URL(fileURLWithPath: "/tmp/cover.jpg")
+        let page = URL(fileURLWithPath: "/tmp/page-1.jpg")
+        let other = URL(fileURLWithPath: "/tmp/page-2.jpg")
+        var local = noteRecord("N1")
+        local["cover"] = .asset(RecordAsset(fileURL: cover, fileChecksum: "c1", size: 10))
+        local["pages"] = .list([
+            .asset(RecordAsset(fileURL: page, fileChecksum: "p1")),
+            .asset(RecordAsset(fileURL: other, fileChecksum: "p2")),
+        ])
+        local["old"] = .asset(RecordAsset(fileURL: other, fileChecksum: "o1"))
+        try fetch(local, tag: "t1", into: store)
+
+        // The server's next version: the same cover, a new second page, and the old asset replaced.
+        let download = "https://cvws.icloud-content.com/B/${f}"
+        var fetched = noteRecord("N1", title: "Retitled")
+        fetched["cover"] = .asset(RecordAsset(fileChecksum: "c1", size: 10, downloadURL: download))
+        fetched["pages"] = .list([
+            .asset(RecordAsset(fileChecksum: "p1", downloadURL: download)),
+            .asset(RecordAsset(fileChecksum: "p3", downloadURL: download)),
+        ])
+        fetched["old"] = .asset(RecordAsset(fileChecksum: "o2", downloadURL: download))
+        try fetch(fetched, tag: "t2", into: store)
+
+        let stored = try #require(try store.storedRecord(for: noteKey("N1")))
+        #expect(stored.status == .synced)
+        #expect(stored.record["title"] == .string("Retitled"))
+        #expect(
+            stored.record["cover"]
+                == .asset(RecordAsset(fileURL: cover, fileChecksum: "c1", size: 10, downloadURL: download)))
+        #expect(
+            stored.record["pages"]
+                == .list([
+                    .asset(RecordAsset(fileURL: page, fileChecksum: "p1", downloadURL: download)),
+                    .asset(RecordAsset(fileChecksum: "p3", downloadURL: download)),
+                ]))
+        #expect(stored.record["old"] == .asset(RecordAsset(fileChecksum: "o2", downloadURL: download)))
+    }
+
+    @Test("A list of assets whose length changed on the server keeps none of its local files")
+    func fetchedAssetListOfOtherLength() throws {
+        let store = try RecordStore.inMemory()
+        var local = noteRecord("N1")
+        local["pages"] = .list([.asset(RecordAsset(fileURL: URL(fileURLWithPath: "/tmp/p1"), fileChecksum: "p1"))])
+        try fetch(local, tag: "t1", into: store)
+        var fetched = noteRecord("N1")
+        fetched["pages"] = .list([.asset(RecordAsset(fileChecksum: "p1")), .asset(RecordAsset(fileChecksum: "p2"))])
+        try fetch(fetched, tag: "t2", into: store)
+        #expect(try store.record(for: noteKey("N1"))?["pages"] == fetched["pages"])
+    }
+
+    @Test("A response applied twice changes nothing the second time")
+    func responseAppliedTwice() throws {
+        let store = try RecordStore.inMemory()
+        let record = noteRecord("N1", title: "Hello")
+        try store.save(record)
+        let request = try #require(try store.modifyRequests().first)
+        let response = RecordsModifyResponse(records: [.success(serverCopy(of: record, tag: "t1"))])
+        try store.apply(response, for: request)
+        let synced = try store.storedRecord(for: noteKey("N1"))
+        let again = try store.apply(response, for: request)
+        #expect(again.saved == [noteKey("N1")])
+        #expect(try store.storedRecord(for: noteKey("N1")) == synced)
+        #expect(synced?.status == .synced)
     }
 
     @Test("A record deleted on the server while edited here is a conflict; while untouched, it is removed")
