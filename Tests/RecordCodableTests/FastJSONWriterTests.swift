@@ -199,6 +199,30 @@ struct FastJSONWriterTests {
         expectSameBytes(RecordOperation(.create, record: Record(recordType: "", recordName: "n")))
     }
 
+    @Test("An array of wire values is written element by element, an error at its element's index")
+    func arraysOfWireValues() throws {
+        let zones = [
+            RecordZone(zoneID: RecordZoneID(zoneName: "Notes"), syncToken: "t/1", atomic: true),
+            RecordZone(zoneID: RecordZoneID(zoneName: "Photos", ownerRecordName: "_owner")),
+        ]
+        expectSameBytes(zones)
+        expectSameBytes([RecordZone]())
+        let operations = [
+            RecordOperation(saving: Record(recordType: "Note", recordName: "a", fields: ["n": .int64(1)])),
+            RecordOperation(deleting: "b", recordType: "Note", changeTag: "t2"),
+        ]
+        expectSameBytes(operations)
+        // Read back, they write the same bytes (a delete carries no record type, so it reads none).
+        let bytes = try RecordJSONEncoder().encode(operations)
+        let read = try RecordJSONDecoder().decode([RecordOperation].self, from: bytes)
+        #expect(read.map(\.operationType) == [.create, .delete])
+        #expect(try RecordJSONEncoder().encode(read) == bytes)
+        // The second operation's record cannot be written: the error names its index.
+        let bad = [operations[0], RecordOperation(.create, record: Record(recordType: "", recordName: "c"))]
+        expectSameBytes(bad)
+        #expect(throws: EncodingError.self) { try RecordJSONEncoder().encode(bad) }
+    }
+
     @Test("A type that is not a wire type is written by JSONEncoder, with sorted keys")
     func otherTypes() throws {
         struct Holder: Codable {

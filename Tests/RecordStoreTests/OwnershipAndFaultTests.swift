@@ -23,6 +23,42 @@ struct OwnershipAndFaultTests {
         }
     }
 
+    @Test("Each error says what happened, where, and what to do, as its description and its errorDescription")
+    func errorDescriptions() {
+        let path = "/data/notes"
+        let expected: [(RecordStoreError, [String])] = [
+            (.locked(path: path), [path, "another process", "close the other RecordStore"]),
+            (
+                .fileSystem(operation: "write", path: path, code: ENOSPC),
+                [path, "write", "errno \(ENOSPC)", "Free some space"]
+            ),
+            (.fileSystem(operation: "open", path: path, code: EACCES), [path, "open", "errno \(EACCES)"]),
+            (.notAStore(path: path), [path, "not a RecordStore journal"]),
+            (.unsupportedFormat(path: path, version: 9), [path, "version 9", "newer version"]),
+            (
+                .corruptJournal(path: path, offset: 4096, reason: "bad checksum"),
+                [path, "offset 4096", "bad checksum", "recoversDamagedFrames"]
+            ),
+            (.cipherRequired(path: path), [path, "encrypted", "with the cipher"]),
+            (.notEncrypted(path: path), [path, "not encrypted", "without one"]),
+            (.wrongCipher(path: path), [path, "not the cipher"]),
+            (.closed(path: path), [path, "closed"]),
+            (.unnamedRecord(recordType: "Note"), ["'Note'", "no name", "identifier"]),
+            (.commitTooLarge(bytes: 5_000, limit: 4_096), ["5000 bytes", "4096", "several batches"]),
+            (.nestedWrite, ["write(_:)", "batch"]),
+        ]
+        for (error, phrases) in expected {
+            for phrase in phrases {
+                #expect(error.description.contains(phrase), "\(error): \(error.description)")
+            }
+            #expect(error.errorDescription == error.description)
+            #expect(error.localizedDescription == error.description)
+        }
+        // Only a full disk gets the advice to free space.
+        let denied = RecordStoreError.fileSystem(operation: "open", path: path, code: EACCES)
+        #expect(!denied.description.contains("Free some space"))
+    }
+
     func failingStore(_ directory: URL) throws -> (RecordStore, StoreFaults) {
         var options = RecordStore.Options()
         let faults = StoreFaults()

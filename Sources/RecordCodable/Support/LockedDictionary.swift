@@ -21,16 +21,6 @@ final class LockedDictionary<Key: Hashable, Value>: @unchecked Sendable {
         }
     }
 
-    /// Changes the value for `key` in place, if there is one.
-    func update(_ key: Key, _ change: (inout Value) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        if var value = storage[key] {
-            change(&value)
-            storage[key] = value
-        }
-    }
-
     /// Runs `body` on the value for `key`, or `nil`, while no other thread can touch it; what
     /// `body` leaves is kept (`nil` removes the key).
     func withValue<Result>(_ key: Key, _ body: (inout Value?) -> Result) -> Result {

@@ -32,18 +32,6 @@ enum WireJSON: Hashable, Sendable {
     /// JSON decoder takes longer for each kind tried the deeper a value is, so that a small body
     /// nested thousands deep would take minutes to read.
     static let maximumNesting = 16
-
-    /// The kind of value, as an error message names it.
-    var kindDescription: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .int64, .double: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
 }
 
 extension [WireJSON] {
