@@ -233,10 +233,10 @@ struct SchemaModelTests {
             ])
     }
 
-    @Test("A hand-written init(from:) is described by what it reads: nested containers, lists read by hand")
+    @Test("A hand-written init(from:) is described by what it reads; a list read by hand, by its first element")
     func handWrittenDecoding() throws {
         struct Reading: Decodable {
-            enum Keys: String, CodingKey { case id, values, extra, base, point, x }
+            enum Keys: String, CodingKey { case id, values, extra, base, point, x, counts, holes, pairs, rows, parents }
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: Keys.self)
                 _ = try container.decode(String.self, forKey: .id)
@@ -248,13 +248,73 @@ struct SchemaModelTests {
                 if try !container.decodeNil(forKey: .point) {
                     _ = try container.decode(RecordLocation.self, forKey: .point)
                 }
+                var counts = try container.nestedUnkeyedContainer(forKey: .counts)
+                _ = try counts.decode(UInt16.self)
+                var holes = try container.nestedUnkeyedContainer(forKey: .holes)
+                _ = try holes.decodeNil()
+                var pairs = try container.nestedUnkeyedContainer(forKey: .pairs)
+                _ = try pairs.nestedContainer(keyedBy: Keys.self)
+                var rows = try container.nestedUnkeyedContainer(forKey: .rows)
+                _ = try rows.nestedUnkeyedContainer()
+                var parents = try container.nestedUnkeyedContainer(forKey: .parents)
+                _ = try parents.superDecoder()
             }
         }
         #expect(
             try RecordType(Reading.self).fields == [
-                Field(name: "base", type: .bytes), Field(name: "extra", type: .bytes),
-                Field(name: "point", type: .location), Field(name: "values", type: .list(.double)),
+                Field(name: "base", type: .bytes), Field(name: "counts", type: .list(.int64)),
+                Field(name: "extra", type: .bytes), Field(name: "holes", type: .bytes),
+                Field(name: "pairs", type: .bytes),
+                Field(name: "parents", type: .bytes), Field(name: "point", type: .location),
+                Field(name: "rows", type: .bytes), Field(name: "values", type: .list(.double)),
             ])
+    }
+
+    /// A model of one property, to find the field of one type.
+    struct One<Value: Codable>: Codable {
+        var value: Value
+    }
+
+    enum Small: Int8, Codable, CaseIterable { case one = 1 }
+    enum Wide: UInt16, Codable, CaseIterable { case one = 1 }
+
+    /// Expects the schema of a property of `value`'s type, and the field the encoder writes for
+    /// `value`, to be of `type`.
+    func expectField<Value: Codable>(
+        _ value: Value, _ type: RecordSchema.FieldType, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let described = try RecordType(One<Value>.self).field(named: "value")?.type
+        let written = try RecordEncoder().encode(One(value: value))["value"]?.schemaType
+        #expect(
+            described == type, "\(Value.self) is described as \(String(describing: described))",
+            sourceLocation: sourceLocation)
+        #expect(
+            written == type, "\(Value.self) is written as \(String(describing: written))",
+            sourceLocation: sourceLocation)
+    }
+
+    @Test(
+        "Every width of integer and Float, alone, optional, as a raw value or in a list, is the field the encoder writes"
+    )
+    func numberWidths() throws {
+        try expectField(Int8(-8), .int64)
+        try expectField(Int16(-16), .int64)
+        try expectField(Int32(-32), .int64)
+        try expectField(Int64(-64), .int64)
+        try expectField(UInt(1), .int64)
+        try expectField(UInt8(8), .int64)
+        try expectField(UInt16(16), .int64)
+        try expectField(UInt32(32), .int64)
+        try expectField(UInt64(64), .int64)
+        try expectField(Float(0.5), .double)
+        try expectField(Int16?.some(7), .int64)
+        try expectField(Float?.some(1.5), .double)
+        try expectField(Small.one, .int64)
+        try expectField([Wide.one], .list(.int64))
+        try expectField([Int8(1)], .list(.int64))
+        try expectField([UInt64(2)], .list(.int64))
+        try expectField([Float(0.25)], .list(.double))
+        try expectField([true], .list(.int64))
     }
 
     @Test("Indexes by property key or system field name, and grants")
