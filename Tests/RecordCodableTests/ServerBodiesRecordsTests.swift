@@ -254,6 +254,12 @@ struct ServerBodiesRecordsTests {
                 request(sortedBy: .init(fieldName: "f", relativeLocation: RecordLocation(latitude: .nan, longitude: 0)))
             )
         }
+        // RecordJSONEncoder refuses each at the same path, with the same words.
+        expectSameBytes(request(.near("f", here, distance: .nan)))
+        expectSameBytes(request(.init(fieldName: "f", comparator: .equals, fieldValue: .double(.infinity))))
+        expectSameBytes(
+            request(sortedBy: .init(fieldName: "f", relativeLocation: RecordLocation(latitude: .nan, longitude: 0))))
+        expectSameBytes(request(.near("f", here, distance: -.infinity)))
     }
 
     // MARK: records/lookup
