@@ -104,6 +104,66 @@ struct NestedValueTests {
         #expect(try roundTrip(Box(value: byUUID))["value"].map { if case .bytes = $0 { true } else { false } } == true)
     }
 
+    /// 128-bit integers written and read by hand, through nested containers and a super encoder.
+    struct WideNumbers: Codable, Equatable {
+        enum Keys: String, CodingKey { case range, limits, single, low, high }
+        var low: Int128
+        var high: UInt128
+        var limits: [Int128]
+        var single: UInt128
+
+        init(low: Int128, high: UInt128, limits: [Int128], single: UInt128) {
+            self.low = low
+            self.high = high
+            self.limits = limits
+            self.single = single
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            var range = container.nestedContainer(keyedBy: Keys.self, forKey: .range)
+            try range.encode(low, forKey: .low)
+            try range.encode(high, forKey: .high)
+            var limitList = container.nestedUnkeyedContainer(forKey: .limits)
+            for limit in limits { try limitList.encode(limit) }
+            var singleValue = container.superEncoder(forKey: .single).singleValueContainer()
+            try singleValue.encode(single)
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            let range = try container.nestedContainer(keyedBy: Keys.self, forKey: .range)
+            low = try range.decode(Int128.self, forKey: .low)
+            high = try range.decode(UInt128.self, forKey: .high)
+            var limitList = try container.nestedUnkeyedContainer(forKey: .limits)
+            var limits: [Int128] = []
+            while !limitList.isAtEnd { limits.append(try limitList.decode(Int128.self)) }
+            self.limits = limits
+            single = try container.superDecoder(forKey: .single).singleValueContainer().decode(UInt128.self)
+        }
+    }
+
+    @Test("128-bit integers beyond 64 bits, in containers a model nests by hand, are kept exactly as JSON")
+    func wideIntegersInNestedContainers() throws {
+        let value = WideNumbers(
+            low: Int128(Int64.min) - 1, high: UInt128(UInt64.max) + 1, limits: [Int128(Int64.min), Int128(Int64.max)],
+            single: UInt128(Int64.max))
+        let record = try RecordEncoder().encode(value)
+        #expect(try RecordDecoder().decode(WideNumbers.self, from: record) == value)
+        guard case .bytes(let range)? = record["range"] else {
+            Issue.record("range is \(String(describing: record["range"]))")
+            return
+        }
+        #expect(String(decoding: range, as: UTF8.self) == #"{"high":18446744073709551616,"low":-9223372036854775809}"#)
+        // A list of integers, and a single one, are native fields: a value beyond 64 bits is refused at its path.
+        var tooLow = value
+        tooLow.limits = [.min]
+        expectEncodingError(at: "limits.Index 0") { _ = try RecordEncoder().encode(tooLow) }
+        var tooHigh = value
+        tooHigh.single = .max
+        expectEncodingError(at: "single") { _ = try RecordEncoder().encode(tooHigh) }
+    }
+
     @Test("A list of lists is JSON")
     func listOfLists() throws {
         #expect(try roundTrip(Box(value: [[1, 2], [3]]))["value"] == .bytes(Data("[[1,2],[3]]".utf8)))
