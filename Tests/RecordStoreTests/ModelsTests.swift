@@ -116,6 +116,40 @@ struct ModelsTests {
         #expect(request.operations.first?.record.clearedFields == [])
     }
 
+    @Test(
+        "Parking a model keeps what the server has of the models it links to, too: unknown fields stay, only changes go"
+    )
+    func parkKeepsUnknownFieldsOfLinkedModels() throws {
+        let store = try RecordStore.inMemory()
+        let encoder = RecordEncoder()
+        var folder = try encoder.encode(Folder(id: "inbox", name: "Inbox"))
+        folder["color"] = .string("blue")
+        folder.metadata = RecordMetadata(changeTag: "f1")
+        var note = try #require(
+            try encoder.encodeGraph(FiledNote(id: "n1", title: "One", folder: Folder(id: "inbox", name: "Inbox")))
+                .first)
+        note["pinned"] = .int64(1)
+        note.metadata = RecordMetadata(changeTag: "n1")
+        try store.applyFetched([.success(folder), .success(note)])
+
+        try store.park(FiledNote(id: "n1", title: "One", folder: Folder(id: "inbox", name: "Archive")))
+        let storedFolder = try #require(
+            try store.storedRecord(for: RecordKey(recordType: "Folder", recordName: "inbox")))
+        #expect(storedFolder.status == .pending)
+        #expect(storedFolder.record["color"] == .string("blue"))
+        #expect(storedFolder.record["name"] == .string("Archive"))
+        let storedNote = try #require(try store.storedRecord(for: RecordKey(recordType: "FiledNote", recordName: "n1")))
+        #expect(storedNote.record["pinned"] == .int64(1))
+
+        // Only the folder changed: one update, of its name alone, with its change tag.
+        let operations = try store.modifyRequests().flatMap(\.operations)
+        #expect(operations.map(\.record.recordName) == ["inbox"])
+        #expect(operations.first?.operationType == .update)
+        #expect(operations.first?.record.fields == ["name": .string("Archive")])
+        #expect(operations.first?.record.clearedFields == [])
+        #expect(operations.first?.record.metadata?.changeTag == "f1")
+    }
+
     @Test("A batch sees the models it parked")
     func batchReads() throws {
         let store = try RecordStore.inMemory()
