@@ -13,11 +13,11 @@ struct SyncTests {
         return saved
     }
 
-    /// `record` as the server sends it, with the change tag `tag`, applied to `store` as fetched.
+    /// The server's copy of `record` with the change tag `tag` (see `serverCopy(of:tag:)`), applied
+    /// to `store` as fetched.
     @discardableResult
     func fetch(_ record: Record, tag: String, into store: RecordStore) throws -> Record {
-        var fetched = record
-        fetched.metadata = RecordMetadata(changeTag: tag)
+        let fetched = serverCopy(of: record, tag: tag)
         try store.applyFetched([.success(fetched)])
         return fetched
     }
