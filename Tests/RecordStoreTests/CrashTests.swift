@@ -49,6 +49,14 @@ struct CrashTests {
         return read
     }
 
+    /// Waits until `file` exists, for as long as `process` runs, and at most ten seconds.
+    static func waitUntilExists(_ file: URL, while process: Process) {
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while process.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: file.path) {
+            usleep(50)
+        }
+    }
+
     /// The commits the child acknowledged: the numbers of the lines it finished printing.
     static func acknowledged(_ output: Pipe, after read: Data) -> [Int] {
         let text = String(decoding: read + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -70,13 +78,17 @@ struct CrashTests {
                 for kill in 0..<kills {
                     let (process, output) = try Self.start(directory, mode: mode)
                     let read = Self.waitUntilReady(output)
-                    usleep(UInt32.random(in: 0...20_000, using: &random))
+                    let compactingFile = directory.appendingPathComponent(Journal.compactingFileName)
+                    // One kill in four waits for a compaction to start, so that some kills land
+                    // inside one however fast or loaded the machine is.
+                    let aimed = compacting && kill % 4 == 3
+                    if aimed { Self.waitUntilExists(compactingFile, while: process) }
+                    usleep(UInt32.random(in: 0...(aimed ? 2_000 : 20_000), using: &random))
                     Foundation.kill(process.processIdentifier, SIGKILL)
                     process.waitUntilExit()
                     let acknowledged = Self.acknowledged(output, after: read)
                     last = max(last, acknowledged.last ?? last)
 
-                    let compactingFile = directory.appendingPathComponent(Journal.compactingFileName)
                     if FileManager.default.fileExists(atPath: compactingFile.path) { killedInCompaction += 1 }
                     let store = try RecordStore(directory: directory)
                     let contents = try CrashWorkload.contents(of: store)
