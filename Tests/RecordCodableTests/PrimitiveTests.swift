@@ -174,7 +174,7 @@ struct PrimitiveTests {
 
     @Test(arguments: [
         Float(0), -Float(0), 1.5, 0.1, Float.leastNonzeroMagnitude, Float.greatestFiniteMagnitude, Float.infinity,
-        -Float.infinity, 16_777_217,
+        -Float.infinity, Float(16_777_216).nextUp,
     ])
     func float(_ value: Float) throws {
         let record = try roundTrip(Box(value: value))

@@ -29,8 +29,9 @@ struct CrashTests {
 
     /// Starts the child on `directory`, in `mode`.
     static func start(_ directory: URL, mode: String) throws -> (Process, Pipe) {
+        let executable: URL = try #require(child, "the record-store-crash-child executable was not built")
         let process = Process()
-        process.executableURL = try #require(child, "the record-store-crash-child executable was not built")
+        process.executableURL = executable
         process.arguments = [directory.path, mode]
         let output = Pipe()
         process.standardOutput = output
