@@ -37,6 +37,11 @@ public protocol LinkedRecord: Codable {}
 /// property is wrapped in one of these:
 ///
 /// ```swift
+/// struct Post: Codable, LinkedRecord {
+///     var id: String
+///     var title: String
+/// }
+///
 /// struct Comment: Codable, LinkedRecord {
 ///     var id: String
 ///     var text: String
