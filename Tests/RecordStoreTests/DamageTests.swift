@@ -115,6 +115,85 @@ struct DamageTests {
         }
     }
 
+    /// Bytes that no frame can be found in, though they hold `headers` frame headers back to back,
+    /// each declaring a payload that runs to the end of a file of `fileSize` bytes (the first
+    /// header at `offset`), followed by a megabyte of filler.
+    static func damage(headers: Int, at offset: Int, fileSize: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for index in 0..<headers {
+            let payloadCount = fileSize - (offset + index * Frame.headerSize + Frame.headerSize)
+            bytes += Frame.magic
+            withUnsafeBytes(of: UInt32(payloadCount).littleEndian) { bytes += $0 }
+            bytes += [0, 0, 0, 0]  // a checksum that no payload here has
+        }
+        return bytes + [UInt8](repeating: 0x55, count: 1 << 20)
+    }
+
+    @Test("Frame headers by the thousand in damaged bytes are checked in one reading of the file, not one each")
+    func manyHeadersInDamage() throws {
+        let journal = Self.threeCommits
+        let headers = 2000
+        let damageSize = headers * Frame.headerSize + (1 << 20)
+
+        // At the end, a commit cut short: cut off.
+        let tail = Self.damage(headers: headers, at: journal.ends[3], fileSize: journal.ends[3] + damageSize)
+        var torn = try JournalScan(file: MemoryFile(journal.bytes + tail), path: "journal")
+        let report = try torn.readFrames(recover: false) { _ in }
+        #expect(report.cutTail == journal.ends[3]..<journal.ends[3] + tail.count)
+        // The rest of the file once, and less than two steps for each header: checking each header
+        // by running its payload through the checksum would take about two gigabytes.
+        let perHeader = 2 * SpanChecksums.step
+        #expect(torn.searchedBytes < tail.count + (headers + 1) * perHeader)
+
+        // Before whole frames: damage, found as such, and skipped when recovering.
+        let middle = Self.damage(headers: headers, at: journal.ends[1], fileSize: journal.bytes.count + damageSize)
+        let bytes = Array(journal.bytes[..<journal.ends[1]]) + middle + journal.bytes[journal.ends[1]...]
+        var damaged = try JournalScan(file: MemoryFile(bytes), path: "journal")
+        let recovered = try damaged.readFrames(recover: true) { _ in }
+        #expect(
+            recovered == Journal.OpenReport(cutTail: nil, skipped: [journal.ends[1]..<journal.ends[1] + middle.count]))
+        #expect(damaged.searchedBytes < bytes.count - journal.ends[1] + (headers + 1) * perHeader)
+        var recovering = RecordStore.Options()
+        recovering.recoversDamagedFrames = true
+        try open(bytes, options: recovering) { store in
+            let found = try names(store)
+            #expect(found == ["r1", "r2", "r3"])
+        }
+        do {
+            try open(bytes) { _ in }
+            Issue.record("A journal damaged before its last frames opened")
+        } catch let RecordStoreError.corruptJournal(_, offset, _) {
+            #expect(offset == journal.ends[1])
+        }
+    }
+
+    @Test("The checksum of a span follows from the registers at its ends, without reading it again")
+    func spanChecksums() throws {
+        var random = SplitMix64(seed: 0x5BA4)
+        let bytes = (0..<20_000).map { _ in UInt8.random(in: 0...255, using: &random) }
+        // A zero byte multiplies the register by x⁸: `advance` skips any number of them at once.
+        for count in [0, 1, 15, 16, 17, 255, 4096, 4099] {
+            for register in [UInt32(0), 1, 0xFFFF_FFFF, 0x1234_5678] {
+                var zeros = CRC32(register: register)
+                zeros.update([UInt8](repeating: 0, count: count))
+                #expect(CRC32.advance(register, byZeros: count) == zeros.register, "\(count) zeros")
+            }
+        }
+        let file = MemoryFile(bytes)
+        let origin = 1000
+        var spans = try SpanChecksums(file: file, from: origin, to: bytes.count)
+        for _ in 0..<200 {
+            let start = Int.random(in: origin...bytes.count, using: &random)
+            let end = Int.random(in: start...bytes.count, using: &random)
+            var begun = CRC32()
+            begun.update([UInt8.random(in: 0...255, using: &random)])
+            var direct = begun
+            direct.update(Array(bytes[start..<end]))
+            #expect(try spans.checksum(of: start..<end, after: begun) == direct.value, "\(start)..<\(end)")
+        }
+        #expect(try spans.checksum(of: origin - 1..<origin, after: CRC32()) == nil)
+    }
+
     @Test("A recovered journal is rewritten whole: it opens again without recovering")
     func recoveredJournalIsRewritten() throws {
         let journal = Self.threeCommits
@@ -199,5 +278,13 @@ struct DamageTests {
             for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
         }
         return ~crc
+    }
+}
+
+extension MemoryFile {
+    /// A file in memory that holds `bytes`.
+    convenience init(_ bytes: [UInt8]) {
+        self.init(path: "journal")
+        try? write(bytes, at: 0)
     }
 }

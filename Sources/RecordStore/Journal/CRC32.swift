@@ -17,6 +17,17 @@ struct CRC32 {
     /// The checksum of everything given so far.
     var value: UInt32 { ~state }
 
+    /// A checksum begun: nothing given yet.
+    init() {}
+
+    /// A checksum that carries on from `register`, the ``register`` of another after some bytes.
+    init(register: UInt32) {
+        state = register
+    }
+
+    /// The register as it stands: what ``init(register:)`` carries on from.
+    var register: UInt32 { state }
+
     /// Adds `bytes` to the checksum.
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
         var crc = state
@@ -61,6 +72,53 @@ struct CRC32 {
         crc.update(bytes)
         return crc.value
     }
+
+    // MARK: Spans of zeros
+
+    // The register is a polynomial over GF(2), bit 31 holding the coefficient of x⁰ (the
+    // "reflected" order). A zero byte multiplies it by x⁸ modulo the CRC's polynomial, and a byte
+    // that is not zero adds to that a term that does not depend on the register. So the register
+    // after any bytes, started from r, is r · x^(8n) plus the register after the same bytes started
+    // from zero: which lets a span's checksum be worked out from the registers at its two ends
+    // (see `SpanChecksums`), without reading the span again.
+
+    /// The register after `count` zero bytes, started from `register`: `register · x^(8·count)`
+    /// modulo the polynomial, in about as many steps as `count` has bits.
+    static func advance(_ register: UInt32, byZeros count: Int) -> UInt32 {
+        var result = register
+        var remaining = UInt(max(count, 0))
+        var power = 0
+        while remaining != 0 {
+            if remaining & 1 == 1 { result = multiply(result, powersOfX8[power]) }
+            remaining >>= 1
+            power += 1
+        }
+        return result
+    }
+
+    /// The product of two polynomials modulo the CRC's, in the register's order.
+    private static func multiply(_ a: UInt32, _ b: UInt32) -> UInt32 {
+        var product: UInt32 = 0
+        var multiple = b
+        // The coefficients of a, from x⁰ (bit 31) up; `multiple` is b · x^k at each step.
+        var coefficient: UInt32 = 1 << 31
+        while coefficient != 0 {
+            if a & coefficient != 0 { product ^= multiple }
+            coefficient >>= 1
+            multiple = multiple & 1 == 1 ? (multiple >> 1) ^ 0xEDB8_8320 : multiple >> 1
+        }
+        return product
+    }
+
+    /// `x^(8·2^k)` modulo the polynomial, for each bit k of a count of bytes.
+    private static let powersOfX8: [UInt32] = {
+        var powers: [UInt32] = [1 << 23]  // x⁸
+        for _ in 1..<UInt.bitWidth {
+            let last = powers[powers.count - 1]
+            powers.append(multiply(last, last))
+        }
+        return powers
+    }()
 
     /// Sixteen tables of 256 entries, one after another. Table 0 is the classic byte-at-a-time
     /// table of the reflected polynomial 0xEDB88320; table k advances a byte's remainder by k

@@ -31,11 +31,17 @@ enum Frame {
 
     /// The checksum of a frame of `payload` in a file of `salt`.
     static func checksum(salt: UInt64, payload: UnsafeRawBufferPointer) -> UInt32 {
-        var crc = CRC32()
-        withUnsafeBytes(of: salt.littleEndian) { crc.update($0) }
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: payload.count).littleEndian) { crc.update($0) }
+        var crc = checksumStart(salt: salt, payloadCount: payload.count)
         crc.update(payload)
         return crc.value
+    }
+
+    /// The checksum of a frame of `payloadCount` bytes in a file of `salt`, before its payload.
+    static func checksumStart(salt: UInt64, payloadCount: Int) -> CRC32 {
+        var crc = CRC32()
+        withUnsafeBytes(of: salt.littleEndian) { crc.update($0) }
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: payloadCount).littleEndian) { crc.update($0) }
+        return crc
     }
 
     /// The entries of a payload: where each one's bytes start within the payload, and how many.

@@ -11,6 +11,9 @@ struct JournalScan {
     /// Where the frames after the header start; after ``readFrames(recover:frame:)``, where the
     /// last whole frame ends.
     private(set) var end: Int
+    /// How many bytes the search for a whole frame after damage has run through the checksum:
+    /// about twice the rest of the file, however many frame headers the damage holds.
+    private(set) var searchedBytes = 0
 
     /// Reads the file header and the store's header of `file`.
     init(file: any StoreFile, path: String) throws {
@@ -124,7 +127,13 @@ struct JournalScan {
     }
 
     /// The offset of the first whole frame after `offset`, if there is one.
+    ///
+    /// Every copy of the frame magic is a frame header to check. The checksums come from
+    /// ``SpanChecksums``, made on the first header met, so that however many headers the damaged
+    /// bytes hold, the scan reads the rest of the file about twice, not once per header.
     private mutating func nextFrame(after offset: Int) throws -> Int? {
+        var spans: SpanChecksums?
+        defer { searchedBytes += spans?.checksummedBytes ?? 0 }
         var position = offset + 1
         while position + Frame.headerSize <= window.fileSize {
             let span = min(FileWindow.readSize, window.fileSize - position)
@@ -146,10 +155,29 @@ struct JournalScan {
                 continue
             }
             let candidate = position + found
-            if case .valid = try Self.check(at: candidate, in: &window, salt: salt) { return candidate }
+            if try isWholeFrame(at: candidate, spans: &spans, from: offset) { return candidate }
             position = candidate + 1
         }
         return nil
+    }
+
+    /// Whether a whole frame starts at `offset`, where its magic is: its length fits the file and
+    /// its checksum matches, worked out from `spans`, which are made from `origin` if need be.
+    private mutating func isWholeFrame(at offset: Int, spans: inout SpanChecksums?, from origin: Int) throws -> Bool {
+        let header = try window.withBytes(at: offset, count: Frame.headerSize) { bytes in
+            (
+                count: Int(bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian),
+                checksum: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian
+            )
+        }
+        let payloadStart = offset + Frame.headerSize
+        guard let header, header.count > 0, header.count <= Frame.maximumPayloadSize,
+            header.count <= window.fileSize - payloadStart
+        else { return false }
+        if spans == nil { spans = try SpanChecksums(file: window.file, from: origin, to: window.fileSize) }
+        let start = Frame.checksumStart(salt: salt, payloadCount: header.count)
+        let checksum = try spans?.checksum(of: payloadStart..<payloadStart + header.count, after: start)
+        return checksum == header.checksum
     }
 
     /// What is at `offset`: a whole frame, or why not.
