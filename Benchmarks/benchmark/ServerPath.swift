@@ -52,8 +52,10 @@ func serverPath<Model: Codable & Equatable>(_ model: Model) throws -> (write: [C
     )
 }
 
-/// A query response of `count` records of the flat model, as CloudKit JSON.
-func queryPage(records count: Int) throws -> Data {
+/// A query response of `count` records of the flat model, as CloudKit JSON. When `unreadable`,
+/// each record's reference field has a type the package does not know, as a newer server might
+/// send: every record is then reported unreadable, at its own path.
+func queryPage(records count: Int, unreadable: Bool = false) throws -> Data {
     let encoder = RecordEncoder()
     let records = try (0..<count).map { index in
         var post = FlatPost.sample
@@ -61,19 +63,39 @@ func queryPage(records count: Int) throws -> Data {
         post.views = index
         return RecordResult.success(try encoder.encode(post))
     }
-    return try RecordJSONEncoder().encode(RecordsQueryResponse(records: records))
+    let body = try RecordJSONEncoder().encode(RecordsQueryResponse(records: records))
+    guard unreadable else { return body }
+    let text = String(decoding: body, as: UTF8.self)
+    return Data(text.replacingOccurrences(of: #""type":"REFERENCE""#, with: #""type":"FUTURE_KIND""#).utf8)
 }
 
-/// Reading and writing pages of 1,000 and 10,000 records, for how the cost grows.
+/// Reading and writing pages of 1,000 and 10,000 records, for how the cost grows; then reading
+/// pages of as many unreadable records.
 func pageContenders() throws -> (small: [Contender], large: [Contender]) {
-    func contenders(_ body: Data) throws -> [Contender] {
+    func contenders(_ body: Data, unreadableBody: Data) throws -> [Contender] {
         let page = try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: body)
+        guard
+            try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: unreadableBody).records
+                .allSatisfy({ $0.unreadable != nil })
+        else { throw BenchmarkError.unreadablePageRead }
         return [
             Contender(name: "read") { consume(try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: body)) },
             Contender(name: "write") { consume(try RecordJSONEncoder().encode(page)) },
+            Contender(name: "read unreadable") {
+                consume(try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: unreadableBody))
+            },
         ]
     }
-    return (try contenders(try queryPage(records: 1_000)), try contenders(try queryPage(records: 10_000)))
+    return (
+        try contenders(try queryPage(records: 1_000), unreadableBody: try queryPage(records: 1_000, unreadable: true)),
+        try contenders(
+            try queryPage(records: 10_000), unreadableBody: try queryPage(records: 10_000, unreadable: true))
+    )
+}
+
+enum BenchmarkError: Error {
+    /// A page meant to hold only unreadable records read some.
+    case unreadablePageRead
 }
 
 /// Microseconds per model on the server path, each way.
@@ -104,7 +126,7 @@ func measureServerPath(_ name: String, _ contenders: (write: [Contender], read: 
         readFastVersusPlain: read[0] / read[2], readCodableVersusPlain: read[1] / read[2])
 }
 
-func printServerPath(_ rows: [ServerPathRow], pageGrowth: Growth?) {
+func printServerPath(_ rows: [ServerPathRow], pageGrowth: Growth?, unreadablePageGrowth: Double?) {
     func number(_ value: Double, _ width: Int, digits: Int = 2) -> String {
         let text = String(format: "%.\(digits)f", value)
         return String(repeating: " ", count: max(0, width - text.count)) + text
@@ -131,5 +153,9 @@ func printServerPath(_ rows: [ServerPathRow], pageGrowth: Growth?) {
             "Query page of 10,000 records / 1,000 (10.0× is linear): read"
                 + number(pageGrowth.decodeRatio, 6, digits: 1) + "×, write"
                 + number(pageGrowth.encodeRatio, 6, digits: 1) + "×")
+    }
+    if let unreadablePageGrowth {
+        print(
+            "Query page of 10,000 unreadable records / 1,000: read" + number(unreadablePageGrowth, 6, digits: 1) + "×")
     }
 }

@@ -30,7 +30,11 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
     let eventRecord = try encoder.encode(FlatEvent.sample)
     let wire = try RecordJSONEncoder().encode(record)
     let plain = try JSONEncoder().encode(FlatPost.sample)
-    let page = try what.hasPrefix("read-page-") ? queryPage(records: Int(what.dropFirst(10)) ?? 0) : Data()
+    let page =
+        try what.hasPrefix("read-page-")
+        ? queryPage(records: Int(what.dropFirst(10)) ?? 0)
+        : what.hasPrefix("read-unreadable-page-")
+            ? queryPage(records: Int(what.dropFirst(21)) ?? 0, unreadable: true) : Data()
     let profiles: [String: () throws -> Void] = [
         "encode-flat": { consume(try encoder.encode(FlatPost.sample)) },
         "encode-flat-hand": { consume(FlatHandMapping.encode(FlatPost.sample)) },
@@ -57,6 +61,13 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         // A query page, to compare the cost of 1,000 records with that of 10,000.
         "read-page-1000": { consume(try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: page)) },
         "read-page-10000": { consume(try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: page)) },
+        // The same, when every record is unreadable: each is reported at its own path.
+        "read-unreadable-page-1000": {
+            consume(try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: page))
+        },
+        "read-unreadable-page-10000": {
+            consume(try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: page))
+        },
         "read-codable": { consume(try JSONDecoder().decode(Record.self, from: wire)) },
         "read-plain": { consume(try JSONDecoder().decode(FlatPost.self, from: plain)) },
     ]
@@ -177,6 +188,8 @@ struct Report: Codable {
     var growth: [Growth]
     var serverPath: [ServerPathRow]
     var pageGrowth: Growth?
+    /// How much longer a page of 10,000 unreadable records takes to read than one of 1,000.
+    var unreadablePageGrowth: Double?
 }
 
 do {
@@ -226,16 +239,19 @@ do {
     let serverPathRows = [try measureServerPath("flat", try serverPath(FlatPost.sample), with: harness)]
     // Pages of 10,000 records take a while to read; the quick run leaves them out.
     var pageGrowth: Growth?
+    var unreadablePageGrowth: Double?
     if !quick {
         let pages = try pageContenders()
         let pageTimes = try harness.measure(pages.small + pages.large)
         pageGrowth = Growth(
-            what: "query page of 10,000 records / 1,000", encodeRatio: pageTimes[3] / pageTimes[1],
-            decodeRatio: pageTimes[2] / pageTimes[0])
+            what: "query page of 10,000 records / 1,000", encodeRatio: pageTimes[4] / pageTimes[1],
+            decodeRatio: pageTimes[3] / pageTimes[0])
+        unreadablePageGrowth = pageTimes[5] / pageTimes[2]
     }
 
     let report = Report(
-        rounds: harness.rounds, rows: rows, growth: growth, serverPath: serverPathRows, pageGrowth: pageGrowth)
+        rounds: harness.rounds, rows: rows, growth: growth, serverPath: serverPathRows, pageGrowth: pageGrowth,
+        unreadablePageGrowth: unreadablePageGrowth)
     if asJSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -284,7 +300,8 @@ func printTable(_ report: Report) {
             "  encode" + number(encodeFloor, 6) + " µs =" + number(encodeFloor / encodeHand, 5) + "× hand"
                 + "    decode" + number(decodeFloor, 6) + " µs =" + number(decodeFloor / decodeHand, 5) + "× hand")
     }
-    printServerPath(report.serverPath, pageGrowth: report.pageGrowth)
+    printServerPath(
+        report.serverPath, pageGrowth: report.pageGrowth, unreadablePageGrowth: report.unreadablePageGrowth)
     print()
     print("Growth (RecordEncoder / RecordDecoder; 10.0× is linear):")
     for growth in report.growth {

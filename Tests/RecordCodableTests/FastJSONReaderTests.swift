@@ -330,6 +330,34 @@ struct FastJSONReaderTests {
         expectSameOutcome(RecordsModifyResponse.self, from: Data("{}".utf8))
     }
 
+    @Test("Every unreadable record of a long page is reported at its own path, however deep")
+    func longPageOfUnreadableRecords() {
+        // Each entry fails in its own place: a field's type, an element of a list, a value in an
+        // object member past others, or a name that is not text.
+        let entries = (0..<600).map { index in
+            switch index % 4 {
+            case 0: #"{"recordName":"r\#(index)","fields":{"x":{"type":"FUTURE_TYPE","value":1}}}"#
+            case 1:
+                #"{"recordName":"r\#(index)","fields":{"a":{"type":"INT64","value":1},"#
+                    + #""l":{"type":"INT64_LIST","value":[1,2,\#(index % 7),"q"]}}}"#
+            case 2: #"{"recordName":"r\#(index)","fields":{"x":{"type":"INT64","value":1.5}},"deleted":true}"#
+            default: #"{"recordName":\#(index)}"#
+            }
+        }
+        let page = Data(#"{"syncToken":"s","records":[\#(entries.joined(separator: ","))]}"#.utf8)
+        let outcome = expectSameOutcome(RecordsQueryResponse.self, from: page)
+        guard case .value(let response) = outcome else { return }
+        let expected = (0..<600).map { index in
+            switch index % 4 {
+            case 0: "records.Index \(index).fields.x.type"
+            case 1: "records.Index \(index).fields.l.value.Index 3"
+            case 2: "records.Index \(index).fields.x.value"
+            default: "records.Index \(index).recordName"
+            }
+        }
+        #expect(response.records.compactMap(\.unreadable).map(\.error.fullPath) == expected)
+    }
+
     @Test("An array of records reads each at its index, as JSONDecoder reads it")
     func arrays() {
         for text in [

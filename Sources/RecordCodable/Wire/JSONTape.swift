@@ -285,24 +285,49 @@ final class JSONTape {
     // MARK: Paths
 
     /// The coding path of the value at `index`: the keys and element indices that lead to it.
-    /// Worked out from the start of the tape, as it is needed only for an error.
+    /// Worked out from ``places``, so that it costs the value's depth, however many values come
+    /// before it: a page of a thousand unreadable records reports each at its own path in time that
+    /// grows with the page, not with its square.
     func path(of index: Int) -> [any CodingKey] {
-        var path = basePath
-        var container = 0
-        while container != index {
-            // Step into the member or element of `container` whose tokens hold `index`.
-            let isObject = tokens[container].kind == .object
-            var child = container + (isObject ? 2 : 1)
-            var position = 0
-            while Int(tokens[child].end) <= index {
-                child = Int(tokens[child].end) + (isObject ? 1 : 0)
-                position += 1
-            }
-            path.append(isObject ? AnyCodingKey(stringValue: string(at: child - 1)) : AnyCodingKey(index: position))
-            container = child
+        var reversed: [any CodingKey] = []
+        var value = index
+        while value > 0, value < places.count {
+            let place = places[value]
+            let container = Int(place.container)
+            reversed.append(
+                tokens[container].kind == .object
+                    ? AnyCodingKey(stringValue: string(at: Int(place.position)))
+                    : AnyCodingKey(index: Int(place.position)))
+            value = container
         }
-        return path
+        return basePath + reversed.reversed()
     }
+
+    /// Where each value is: the index of its container's token, and its place in it, the index of
+    /// its key's token in an object or its position in an array. Worked out, in one walk over the
+    /// tape, the first time an error needs a path; a tape that reads without error never has it.
+    /// (The first value is in no container; keys have their values' places.)
+    private lazy var places: ContiguousArray<(container: Int32, position: Int32)> = {
+        var places = ContiguousArray(repeating: (container: Int32(0), position: Int32(0)), count: tokens.count)
+        for container in tokens.indices where tokens[container].kind == .object || tokens[container].kind == .array {
+            let isObject = tokens[container].kind == .object
+            let count = Int(tokens[container].count)
+            var child = container + 1
+            for position in 0..<count {
+                if isObject {
+                    // The key, then its value.
+                    places[child] = (Int32(truncatingIfNeeded: container), Int32(truncatingIfNeeded: child))
+                    child += 1
+                }
+                places[child] = (
+                    Int32(truncatingIfNeeded: container),
+                    Int32(truncatingIfNeeded: isObject ? child - 1 : position)
+                )
+                child = Int(tokens[child].end)
+            }
+        }
+        return places
+    }()
 }
 
 /// One value or key of a ``JSONTape``.
