@@ -50,6 +50,18 @@ struct CrashTests {
         return read
     }
 
+    /// Reads the child's output after `read`, which ends with "ready", until it has acknowledged a
+    /// commit, and returns all it read.
+    static func waitUntilCommitted(_ output: Pipe, after read: Data) -> Data {
+        var read = read
+        while !read.dropFirst("ready\n".utf8.count).contains(UInt8(ascii: "\n")) {
+            let more = output.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            read += more
+        }
+        return read
+    }
+
     /// Waits until `file` exists, for as long as `process` runs, and at most ten seconds.
     static func waitUntilExists(_ file: URL, while process: Process) {
         let deadline = Date(timeIntervalSinceNow: 10)
@@ -78,11 +90,13 @@ struct CrashTests {
                 var last = -1
                 for kill in 0..<kills {
                     let (process, output) = try Self.start(directory, mode: mode)
-                    let read = Self.waitUntilReady(output)
+                    var read = Self.waitUntilReady(output)
                     let compactingFile = directory.appendingPathComponent(Journal.compactingFileName)
-                    // One kill in four waits for a compaction to start, so that some kills land
-                    // inside one however fast or loaded the machine is.
+                    // One kill in four waits for a commit, and, when compacting, another for a
+                    // compaction to start, so that the moments this test is for come however fast
+                    // or loaded the machine is.
                     let aimed = compacting && kill % 4 == 3
+                    if kill % 4 == 1 { read = Self.waitUntilCommitted(output, after: read) }
                     if aimed { Self.waitUntilExists(compactingFile, while: process) }
                     usleep(UInt32.random(in: 0...(aimed ? 2_000 : 20_000), using: &random))
                     Foundation.kill(process.processIdentifier, SIGKILL)
