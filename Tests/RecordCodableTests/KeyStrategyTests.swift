@@ -65,6 +65,28 @@ struct KeyStrategyTests {
         expectDecodingError("keyNotFound", at: "userId") { _ = try decoder.decode(Item.self, from: missing) }
     }
 
+    @Test("Snake-case decoding finds a field by its camel-case form, whatever snake case it came in")
+    func snakeCaseFindsFieldsByTheirKeys() throws {
+        var decoder = RecordDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        // Written elsewhere: names that the keys' own snake-case forms do not give back.
+        let record = Record(
+            recordType: "Counts", recordName: "c",
+            fields: ["field_name_0": .int64(1), "image_url": .int64(2), "plain": .int64(3), "a__b": .int64(4)])
+        let counts = try decoder.decode([String: Int].self, from: record)
+        #expect(counts == ["fieldName0": 1, "imageUrl": 2, "plain": 3, "aB": 4])
+
+        struct Item: Codable, Equatable {
+            var id = "i"
+            var fieldName0: Int
+            var aB: Int?
+            var missing: Int?
+        }
+        #expect(try decoder.decode(Item.self, from: record) == Item(id: "c", fieldName0: 1, aB: 4, missing: nil))
+        let without = Record(recordType: "Item", recordName: "i", fields: ["field_name_1": .int64(1)])
+        expectDecodingError("keyNotFound", at: "fieldName0") { _ = try decoder.decode(Item.self, from: without) }
+    }
+
     @Test func customStrategies() throws {
         struct Item: Codable, Equatable {
             var id = "i"

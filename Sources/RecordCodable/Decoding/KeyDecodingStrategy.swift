@@ -8,8 +8,10 @@ extension RecordDecoder {
         /// writes it.
         ///
         /// The decoder looks a key up under its snake-case form (`imageURL` under `image_url`),
-        /// then, if there is no such field, under the key itself. Every model that
-        /// `convertToSnakeCase` encodes therefore decodes back, acronyms included.
+        /// then, if there is no such field, under the key itself, and last among the fields whose
+        /// camel-case form is the key, as Foundation's decoder does (`fieldName0` finds
+        /// `field_name_0`). Every model that `convertToSnakeCase` encodes therefore decodes back,
+        /// acronyms included, and a dictionary reads every field of a record written elsewhere.
         case convertFromSnakeCase
 
         /// The closure turns each of the record's field names into the coding key it matches.

@@ -116,6 +116,7 @@ final class RecordDecodingEngine: Decoder {
             return record.fields[name]
         case .convertFromSnakeCase:
             return record.fields[SnakeCase.fromCamelCase(name)] ?? record.fields[name]
+                ?? snakeCaseFieldNames[name].flatMap { record.fields[$0] }
         case .custom:
             if let naming = options.fieldNaming {
                 return record.fields[naming([AnyCodingKey(stringValue: name)]).stringValue]
@@ -132,6 +133,19 @@ final class RecordDecodingEngine: Decoder {
         case .custom: Array(customFieldNames.keys)
         }
     }
+
+    /// For the snake-case strategy: the field whose camel-case form is each coding key, for the
+    /// fields that the key's snake-case form does not name (`field_name_0`, whose key `fieldName0`
+    /// turns back into `field_name0`), so that every key ``fieldKeys`` gives finds its field, as
+    /// with Foundation's decoder. Worked out on the first key the quick lookups miss; where two
+    /// fields give one key, the first in byte order.
+    private lazy var snakeCaseFieldNames: [String: String] = {
+        var names: [String: String] = [:]
+        for name in record.fields.keys.sorted() where names[SnakeCase.toCamelCase(name)] == nil {
+            names[SnakeCase.toCamelCase(name)] = name
+        }
+        return names
+    }()
 
     /// For a custom key strategy: the field name for each coding key, worked out once per record.
     private lazy var customFieldNames: [String: String] = {
