@@ -20,7 +20,8 @@ struct CRC32 {
     /// A checksum begun: nothing given yet.
     init() {}
 
-    /// A checksum that carries on from `register`, the ``register`` of another after some bytes.
+    /// A checksum that carries on from `register`: the ``register`` of another after some bytes,
+    /// or zero, for a register that holds the bytes' own part alone (see ``advance(_:byZeros:)``).
     init(register: UInt32) {
         state = register
     }

@@ -11,9 +11,15 @@ struct JournalScan {
     /// Where the frames after the header start; after ``readFrames(recover:frame:)``, where the
     /// last whole frame ends.
     private(set) var end: Int
-    /// How many bytes the search for a whole frame after damage has run through the checksum:
-    /// about twice the rest of the file, however many frame headers the damage holds.
-    private(set) var searchedBytes = 0
+    /// The checksums of spans of the file from the first damage on, for the search for whole
+    /// frames after damage (see ``nextFrame(after:)``): made when a frame header is first met
+    /// there, and kept for every later search, since they cover the rest of the file.
+    private var spans: SpanChecksums?
+
+    /// How many bytes the search for whole frames after damage has run through the checksum: the
+    /// rest of the file from the first damage once, and less than a kilobyte more for each frame
+    /// header met.
+    var searchedBytes: Int { spans?.checksummedBytes ?? 0 }
 
     /// Reads the file header and the store's header of `file`.
     init(file: any StoreFile, path: String) throws {
@@ -128,42 +134,39 @@ struct JournalScan {
 
     /// The offset of the first whole frame after `offset`, if there is one.
     ///
-    /// Every copy of the frame magic is a frame header to check. The checksums come from
-    /// ``SpanChecksums``, made on the first header met, so that however many headers the damaged
-    /// bytes hold, the scan reads the rest of the file about twice, not once per header.
+    /// Every copy of the frame magic is a frame header to check. The file is read a window at a
+    /// time, each window's headers found before any is checked, and the checksums come from
+    /// ``spans``: so however many headers the damaged bytes hold, each costs less than a kilobyte
+    /// of checksum work and no read of its own.
     private mutating func nextFrame(after offset: Int) throws -> Int? {
-        var spans: SpanChecksums?
-        defer { searchedBytes += spans?.checksummedBytes ?? 0 }
         var position = offset + 1
         while position + Frame.headerSize <= window.fileSize {
             let span = min(FileWindow.readSize, window.fileSize - position)
-            let found = try window.withBytes(at: position, count: span) { bytes -> Int? in
+            let headers = try window.withBytes(at: position, count: span) { bytes -> [Int] in
+                var found: [Int] = []
                 var index = 0
                 while index + Frame.magic.count <= bytes.count {
                     if bytes[index] == Frame.magic[0], bytes[index + 1] == Frame.magic[1],
                         bytes[index + 2] == Frame.magic[2], bytes[index + 3] == Frame.magic[3]
                     {
-                        return index
+                        found.append(position + index)
                     }
                     index += 1
                 }
-                return nil
+                return found
             }
-            guard let found = found ?? nil else {
-                // The magic may straddle the end of this span: look again from its last bytes.
-                position += max(span - (Frame.magic.count - 1), 1)
-                continue
+            for header in headers ?? [] where try isWholeFrame(at: header, damagedFrom: offset) {
+                return header
             }
-            let candidate = position + found
-            if try isWholeFrame(at: candidate, spans: &spans, from: offset) { return candidate }
-            position = candidate + 1
+            // A magic may straddle the end of this window: look again from its last bytes.
+            position += max(span - (Frame.magic.count - 1), 1)
         }
         return nil
     }
 
     /// Whether a whole frame starts at `offset`, where its magic is: its length fits the file and
-    /// its checksum matches, worked out from `spans`, which are made from `origin` if need be.
-    private mutating func isWholeFrame(at offset: Int, spans: inout SpanChecksums?, from origin: Int) throws -> Bool {
+    /// its checksum matches, worked out from ``spans``, made from `damage` on when first needed.
+    private mutating func isWholeFrame(at offset: Int, damagedFrom damage: Int) throws -> Bool {
         let header = try window.withBytes(at: offset, count: Frame.headerSize) { bytes in
             (
                 count: Int(bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian),
@@ -174,7 +177,7 @@ struct JournalScan {
         guard let header, header.count > 0, header.count <= Frame.maximumPayloadSize,
             header.count <= window.fileSize - payloadStart
         else { return false }
-        if spans == nil { spans = try SpanChecksums(file: window.file, from: origin, to: window.fileSize) }
+        if spans == nil { spans = try SpanChecksums(file: window.file, from: damage, to: window.fileSize) }
         let start = Frame.checksumStart(salt: salt, payloadCount: header.count)
         let checksum = try spans?.checksum(of: payloadStart..<payloadStart + header.count, after: start)
         return checksum == header.checksum
