@@ -141,8 +141,9 @@ final class RecordDecodingEngine: Decoder {
     /// fields give one key, the first in byte order.
     private lazy var snakeCaseFieldNames: [String: String] = {
         var names: [String: String] = [:]
-        for name in record.fields.keys.sorted() where names[SnakeCase.toCamelCase(name)] == nil {
-            names[SnakeCase.toCamelCase(name)] = name
+        for name in record.fields.keys.sorted() {
+            let key = SnakeCase.toCamelCase(name)
+            if names[key] == nil { names[key] = name }
         }
         return names
     }()

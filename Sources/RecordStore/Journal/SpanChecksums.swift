@@ -14,7 +14,7 @@ struct SpanChecksums {
     /// Where the registers start: the register there is zero.
     private let origin: Int
     /// The register of the bytes from `origin` to `origin + i · step`, for each i.
-    private var registers: [UInt32] = []
+    private let registers: [UInt32]
     /// Reads for the spans' starts, which come in the order of the file: long ones, as for reading
     /// the file through.
     private var starts: FileWindow
@@ -40,6 +40,7 @@ struct SpanChecksums {
         self.origin = origin
         starts = FileWindow(file: file, fileSize: end)
         ends = FileWindow(file: file, fileSize: end, minimumRead: 2 * Self.step)
+        var registers: [UInt32] = []
         registers.reserveCapacity((end - origin) / Self.step + 1)
         var whole = FileWindow(file: file, fileSize: end)
         var crc = CRC32(register: 0)
@@ -51,6 +52,7 @@ struct SpanChecksums {
             position += Self.step
             registers.append(crc.register)
         }
+        self.registers = registers
     }
 
     /// The register of the bytes from `origin` to `position`, from zero, read through `window`:
