@@ -68,6 +68,51 @@ struct ConcurrencyTests {
         }
     }
 
+    /// A model type of its own for each `Tag`, with a record type of its own, so that a test can
+    /// encode more model types than the encoder keeps engines for (`SpareEngines.capacity`), and
+    /// tell whether a record was written by another type's engine.
+    struct Tagged<Tag>: Codable, Equatable, RecordRepresentable {
+        static var recordType: String { "Tagged\(String(describing: Tag.self).count)" }
+        var id: String
+        var number: Int
+        var words: [String]
+    }
+
+    @Test("More model types than the encoder keeps engines for, encoded in turn by many tasks, get their own records")
+    func moreTypesThanKeptEngines() async throws {
+        let typeCount = SpareEngines.capacity + 8
+        let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    var failures = 0
+                    for round in 0..<3 {
+                        failures += try Self.checkTagged(Never.self, types: typeCount, id: "t\(task)-r\(round)")
+                    }
+                    return failures
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+    }
+
+    /// Encodes and decodes a `Tagged<Tag>`, then does the same for `[Tag]`, `[[Tag]]`… until
+    /// `types` types are done; returns how many records were not as expected.
+    private static func checkTagged<Tag>(_ tag: Tag.Type, types: Int, id: String) throws -> Int {
+        guard types > 0 else { return 0 }
+        let model = Tagged<Tag>(id: "\(id)-\(types)", number: types, words: [id, "\(types)"])
+        let record = try RecordEncoder().encode(model)
+        let expected: [String: RecordValue] = [
+            "number": .int64(Int64(types)), "words": .list([.string(id), .string("\(types)")]),
+        ]
+        var failures = 0
+        if record.recordName != model.id || record.recordType != Tagged<Tag>.recordType || record.fields != expected {
+            failures += 1
+        }
+        if try RecordDecoder().decode(Tagged<Tag>.self, from: record) != model { failures += 1 }
+        return failures + (try checkTagged([Tag].self, types: types - 1, id: id))
+    }
+
     @Test("Asset values written by many tasks at once land in one file each")
     func concurrentAssetWrites() async throws {
         var sharedEncoder = RecordEncoder()

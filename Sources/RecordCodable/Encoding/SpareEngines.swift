@@ -12,18 +12,19 @@
 /// - An engine is reused only by an encoder with the very same options (copies of one encoder
 ///   share them), and only by one caller at a time: taking it out of the store and putting it back
 ///   happen under the store's lock.
-/// - One engine a type: a type encoded by encoders of different options, or on many threads at
-///   once, simply gets new engines when the kept one is taken or does not fit.
+/// - One engine a type, for at most ``capacity`` types (see ``KeptPerType``): a type encoded by
+///   encoders of different options, or on many threads at once, or one type too many, simply gets
+///   new engines when the kept one is taken or does not fit.
 enum SpareEngines {
-    private static let store = LockedDictionary<ObjectIdentifier, RecordEncodingEngine>()
+    /// How many model types keep an engine at once. An app that encodes more types in turn makes
+    /// an engine for some of their records, which costs a few allocations.
+    static let capacity = 16
+
+    private static let store = KeptPerType<RecordEncodingEngine>(capacity: capacity)
 
     /// The kept engine for `T`, if it fits `options`, ready for a new record.
     static func take<T>(for type: T.Type, options: RecordEncoder) -> RecordEncodingEngine? {
-        let engine = store.withValue(ObjectIdentifier(type)) { kept -> RecordEncodingEngine? in
-            guard let engine = kept, engine.options.sharesOptions(with: options) else { return nil }
-            kept = nil
-            return engine
-        }
+        let engine = store.take(for: ObjectIdentifier(type)) { $0.options.sharesOptions(with: options) }
         engine?.resume()
         return engine
     }
@@ -33,7 +34,6 @@ enum SpareEngines {
         engine.detachSpareValueEncoder()
         guard isKnownUniquelyReferenced(&engine) else { return }
         engine.clearForNextRecord()
-        let kept = engine
-        store.withValue(ObjectIdentifier(type)) { $0 = kept }
+        store.keep(engine, for: ObjectIdentifier(type))
     }
 }
