@@ -87,6 +87,26 @@ struct KeyStrategyTests {
         expectDecodingError("keyNotFound", at: "fieldName0") { _ = try decoder.decode(Item.self, from: without) }
     }
 
+    @Test("With snake case, fields whose camel-case forms are one key give that key once in allKeys")
+    func snakeCaseKeysAreListedOnce() throws {
+        struct Keys: Decodable {
+            var names: [String]
+            init(from decoder: any Decoder) throws {
+                names = try decoder.container(keyedBy: AnyCodingKey.self).allKeys.map(\.stringValue)
+            }
+        }
+        var decoder = RecordDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        // As Foundation's JSONDecoder lists the keys of {"a_b": 1, "aB": 2, "a__b": 3, "plain": 4}.
+        let record = Record(
+            recordType: "Keys", recordName: "k",
+            fields: ["a_b": .int64(1), "aB": .int64(2), "a__b": .int64(3), "plain": .int64(4)])
+        let names = try decoder.decode(Keys.self, from: record).names
+        #expect(names.sorted() == ["aB", "plain"])
+        // The key reads the field its snake-case form names.
+        #expect(try decoder.decode([String: Int].self, from: record) == ["aB": 1, "plain": 4])
+    }
+
     @Test func customStrategies() throws {
         struct Item: Codable, Equatable {
             var id = "i"

@@ -125,11 +125,13 @@ final class RecordDecodingEngine: Decoder {
         }
     }
 
-    /// The coding keys the record's fields stand for, as the key strategy reads them.
+    /// The coding keys the record's fields stand for, as the key strategy reads them, each once:
+    /// fields such as `a_b` and `a__b`, whose camel-case forms are one key, give that key once, as
+    /// Foundation's decoder gives it.
     var fieldKeys: [String] {
         switch options.keyDecodingStrategy {
         case .useDefaultKeys: Array(record.fields.keys)
-        case .convertFromSnakeCase: record.fields.keys.map(SnakeCase.toCamelCase)
+        case .convertFromSnakeCase: Array(snakeCaseFieldNames.keys)
         case .custom: Array(customFieldNames.keys)
         }
     }
@@ -137,8 +139,9 @@ final class RecordDecodingEngine: Decoder {
     /// For the snake-case strategy: the field whose camel-case form is each coding key, for the
     /// fields that the key's snake-case form does not name (`field_name_0`, whose key `fieldName0`
     /// turns back into `field_name0`), so that every key ``fieldKeys`` gives finds its field, as
-    /// with Foundation's decoder. Worked out on the first key the quick lookups miss; where two
-    /// fields give one key, the first in byte order.
+    /// with Foundation's decoder; its keys are also ``fieldKeys``. Worked out on the first key the
+    /// quick lookups miss, or for the first list of keys; where two fields give one key, the first
+    /// in byte order.
     private lazy var snakeCaseFieldNames: [String: String] = {
         var names: [String: String] = [:]
         for name in record.fields.keys.sorted() {
