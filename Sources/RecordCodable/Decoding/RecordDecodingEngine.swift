@@ -11,8 +11,8 @@ import Foundation
 /// - `spareValueDecoder` is a value decoder that finished its value, and so holds none. Only
 ///   ``makeValueDecoder(for:at:jsonRoute:)`` takes it, only ``recycle(_:)`` puts one back (when
 ///   nothing else refers to it), and ``finish()`` drops it, since it refers back to the engine.
-/// - `userInfo`, the JSON decoder and a custom key strategy's field names are worked out on first
-///   use and never change after.
+/// - `userInfo`, the JSON decoder, and the field names of the snake-case and custom key strategies
+///   are worked out on first use and never change after.
 final class RecordDecodingEngine: Decoder {
     let record: Record
     let options: RecordDecoder
@@ -136,12 +136,12 @@ final class RecordDecodingEngine: Decoder {
         }
     }
 
-    /// For the snake-case strategy: the field whose camel-case form is each coding key, for the
-    /// fields that the key's snake-case form does not name (`field_name_0`, whose key `fieldName0`
-    /// turns back into `field_name0`), so that every key ``fieldKeys`` gives finds its field, as
-    /// with Foundation's decoder; its keys are also ``fieldKeys``. Worked out on the first key the
-    /// quick lookups miss, or for the first list of keys; where two fields give one key, the first
-    /// in byte order.
+    /// For the snake-case strategy: every coding key the record's fields give, each with a field
+    /// whose camel-case form it is. Its keys are ``fieldKeys``, and it finds the fields that a
+    /// key's snake-case form does not name (`field_name_0`, whose key `fieldName0` turns back into
+    /// `field_name0`), so that every key listed finds its field, as with Foundation's decoder.
+    /// Worked out on the first key the quick lookups miss, or for the first list of keys; where
+    /// two fields give one key, the first in byte order.
     private lazy var snakeCaseFieldNames: [String: String] = {
         var names: [String: String] = [:]
         for name in record.fields.keys.sorted() {

@@ -13,12 +13,14 @@
 ///   share them), and only by one caller at a time: taking it out of the store and putting it back
 ///   happen under the store's lock.
 /// - One engine a type, for at most ``capacity`` types (see ``KeptPerType``): a type encoded by
-///   encoders of different options, or on many threads at once, or one type too many, simply gets
-///   new engines when the kept one is taken or does not fit.
+///   encoders of different options, or on many threads at once, simply gets new engines when the
+///   kept one is taken or does not fit. With more types than that in turn, a record finds its
+///   type's engine about as often as `capacity` is to the number of types, and otherwise makes
+///   one. (Each value type given to a `KeyValueStore` is a model type of its own.)
 enum SpareEngines {
-    /// How many model types keep an engine at once. An app that encodes more types in turn makes
-    /// an engine for some of their records, which costs a few allocations.
-    static let capacity = 16
+    /// How many model types keep an engine at once. A record of a type without one makes an
+    /// engine, which costs a few allocations and a lookup of what the encoder knows of the type.
+    static let capacity = 32
 
     private static let store = KeptPerType<RecordEncodingEngine>(capacity: capacity)
 
