@@ -44,18 +44,20 @@ final class KeptPerType<Object: AnyObject>: @unchecked Sendable {
     func keep(_ object: Object, for type: ObjectIdentifier) {
         // The object replaced is returned, and so let go of once the lock is released.
         _ = withLock { () -> Object? in
-            if let place = place(of: type) {
-                defer { kept[place].object = object }
-                return kept[place].object
-            }
-            if kept.count < capacity {
+            let place: Int
+            if let known = self.place(of: type) {
+                place = known
+            } else if kept.count < capacity {
                 kept.append((type, object))
                 return nil
+            } else if capacity > 0 {
+                place = nextRandomPlace()
+            } else {
+                return nil
             }
-            guard capacity > 0 else { return nil }
-            let place = nextRandomPlace()
-            defer { kept[place] = (type, object) }
-            return kept[place].object
+            let replaced = kept[place].object
+            kept[place] = (type, object)
+            return replaced
         }
     }
 
