@@ -1,5 +1,6 @@
-// libFuzzer targets for RecordCodable. This file is compiled together with the package's sources
-// into one fuzzing binary (see run.sh), so it uses the library without importing it.
+// libFuzzer targets for RecordCodable. This file is compiled into a fuzzing binary of its own (see
+// run.sh), which imports the library built for testing: the `wire` target checks its internal
+// JSON tape too.
 //
 // RECORD_FUZZ_TARGET chooses the target:
 //   json    — the bytes are JSON: decode a Record and the service bodies from them.
@@ -10,6 +11,8 @@
 // A target may only end in a decoded value or a DecodingError. Anything else — another error, a
 // decoded value that does not survive a second trip — stops the fuzzer through `failure(_:)`.
 import Foundation
+
+@testable import RecordCodable
 
 private let target = ProcessInfo.processInfo.environment["RECORD_FUZZ_TARGET"] ?? "json"
 

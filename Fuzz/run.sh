@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer binary and runs each target for a bounded time.
+# Builds the libFuzzer binaries and runs each target for a bounded time.
 #
 #   Fuzz/run.sh            # each target for 60 seconds
 #   Fuzz/run.sh 600        # each target for 10 minutes
@@ -17,19 +17,33 @@ export SWIFT_BACKTRACE=enable=no
 build=.build-fuzz
 mkdir -p "$build"
 
-sources=$(find Sources/RecordCodable -name '*.swift' | sort)
-echo "Building the fuzzing binary (libFuzzer and AddressSanitizer)…"
+# RecordCodable is built once, as a module that the targets import with `@testable` (they check
+# its internal JSON tape). The store's target is compiled into the store's own module instead, to
+# write journals with the store's internal frame types.
+codable_sources=$(find Sources/RecordCodable -name '*.swift' | sort)
+store_sources=$(find Sources/RecordStore -name '*.swift' | sort)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
 # The linker's notes about the sanitizer's local symbols are noise; real errors still stop the build.
+quiet() { "$@" 2>&1 | { grep -v "Cannot export local symbol" || true; }; }
+echo "Building the fuzzing binaries (libFuzzer and AddressSanitizer)…"
 # shellcheck disable=SC2086
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name RecordCodableFuzz \
-    $sources Fuzz/FuzzTargets.swift -o "$build/fuzz" 2>&1 | { grep -v "Cannot export local symbol" || true; }
+quiet swiftc "${flags[@]}" -enable-testing -module-name RecordCodable -emit-module \
+    -emit-module-path "$build/RecordCodable.swiftmodule" -emit-library -static \
+    -o "$build/libRecordCodable.a" $codable_sources
+quiet swiftc "${flags[@]}" -module-name RecordCodableFuzz -I "$build" \
+    Fuzz/FuzzTargets.swift "$build/libRecordCodable.a" -o "$build/fuzz"
+# shellcheck disable=SC2086
+quiet swiftc "${flags[@]}" -module-name RecordStoreKit -I "$build" \
+    $store_sources Fuzz/StoreFuzzTarget.swift "$build/libRecordCodable.a" -o "$build/fuzz-store"
 
-for target in json record wire; do
+for target in json record wire store; do
     corpus="$build/corpus-$target"
     mkdir -p "$corpus"
     cp Fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
+    binary="$build/fuzz"
+    [ "$target" = store ] && binary="$build/fuzz-store"
     echo "Fuzzing '$target' for $seconds seconds…"
-    RECORD_FUZZ_TARGET=$target "$build/fuzz" "$corpus" \
+    RECORD_FUZZ_TARGET=$target "$binary" "$corpus" \
         -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=4096 \
         -artifact_prefix="Fuzz/crash-$target-" -print_final_stats=1 2>&1 | tail -n 12
 done

@@ -98,6 +98,43 @@ struct DamageTests {
         }
     }
 
+    @Test("A record whose JSON names another record is damage: reading or sending it fails, nothing is sent")
+    func recordUnderAnotherKey() throws {
+        // A commit that passes its checksum but keeps record r2's JSON under r1's key: what a
+        // fault that wrote the right checksum over the wrong bytes would leave (found by fuzzing).
+        let journal = Self.threeCommits
+        var bytes = Array(journal.bytes.prefix(journal.ends[1]))
+        let salt = bytes[8..<16].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let entry = RecordEntry(
+            key: noteKey("r1"), status: .pending, isDeletion: false, local: try EncodedRecord(noteRecord("r2")),
+            server: nil, lastError: nil)
+        var frame = FrameBuilder()
+        frame.add { JournalEntry.write(entry, to: &$0) }
+        bytes += frame.finish(salt: salt)
+
+        try open(bytes) { store in
+            #expect(try names(store) == ["r1"])
+            for read in [
+                { _ = try store.record(for: noteKey("r1")) }, { _ = try store.storedRecord(for: noteKey("r1")) },
+            ] {
+                do {
+                    try read()
+                    Issue.record("The record under another key read")
+                } catch DecodingError.dataCorrupted(let context) {
+                    #expect(
+                        context.debugDescription
+                            == "The store keeps record 'r1' of type 'Note' with the JSON of record 'r2' of type 'Note': "
+                            + "the journal is damaged.")
+                }
+            }
+            // Sending it would save r2 on the server in r1's name; every attempt fails instead.
+            for _ in 0..<2 {
+                #expect(throws: DecodingError.self) { try store.modifyRequests() }
+            }
+            #expect(try store.records(in: .sent).isEmpty)
+        }
+    }
+
     @Test("Zeros after the last frame are room made ahead, not damage; a cut frame before them is cut off")
     func zerosAfterTheFrames() throws {
         let journal = Self.threeCommits

@@ -17,9 +17,21 @@ struct EncodedRecord: Hashable {
         self.facts = facts
     }
 
-    /// The record, as it was saved.
-    func decoded() throws -> Record {
+    /// The record, as it was saved under `key`.
+    ///
+    /// A record is kept under the key of its own type and name, so JSON that names another
+    /// record can only be damage that its frame's checksum did not catch: it is an error, rather
+    /// than a record that a save or a request would put in another's place.
+    func decoded(as key: RecordKey) throws -> Record {
         var record = try RecordWireForm.record(from: json)
+        guard record.recordName == key.recordName, record.recordType == key.recordType else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [],
+                    debugDescription:
+                        "The store keeps record '\(key.recordName)' of type '\(key.recordType)' with the JSON of "
+                        + "record '\(record.recordName)' of type '\(record.recordType)': the journal is damaged."))
+        }
         facts.restore(into: &record)
         return record
     }

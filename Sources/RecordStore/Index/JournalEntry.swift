@@ -187,7 +187,7 @@ struct RecordEntry {
     /// The entry as the public API shows it.
     func stored() throws -> StoredRecord {
         StoredRecord(
-            key: key, record: try local.decoded(), status: status, serverRecord: try server?.decoded(),
+            key: key, record: try local.decoded(as: key), status: status, serverRecord: try server?.decoded(as: key),
             isDeletion: isDeletion, lastError: lastError)
     }
 }

@@ -88,7 +88,7 @@ extension RecordStore.Batch {
     /// The version of `record` that the server has, if the store knows it.
     private func serverVersion(of record: Record, inZone zone: String) throws -> Record? {
         let key = RecordKey(zone: zone, recordType: record.recordType, recordName: record.recordName)
-        return try entry(for: key)?.serverVersion?.decoded()
+        return try entry(for: key)?.serverVersion?.decoded(as: key)
     }
 
     // MARK: Reading models

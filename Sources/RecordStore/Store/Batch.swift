@@ -88,7 +88,7 @@ extension RecordStore {
         /// The record of `key` as the batch sees it, or `nil`.
         public func record(for key: RecordKey) throws -> Record? {
             guard let entry = try entry(for: key), entry.state.isVisible else { return nil }
-            return try entry.local.decoded()
+            return try entry.local.decoded(as: key)
         }
 
         /// Saves a record; see ``RecordStore/save(_:inZone:)``.

@@ -59,7 +59,9 @@ extension RecordStore {
             key.recordType == recordType && (zone == nil || key.zone == zone) && slot.state.isVisible
         }
         var reader = modelReader
-        return try entries.map { entry in try reader.model(type, from: entry.local.decoded(), zone: entry.key.zone) }
+        return try entries.map { entry in
+            try reader.model(type, from: entry.local.decoded(as: entry.key), zone: entry.key.zone)
+        }
     }
 
     /// Every model of `type` whose record's sync status is `status`, in `zone` or in every zone,
@@ -78,7 +80,9 @@ extension RecordStore {
             key.recordType == recordType && (zone == nil || key.zone == zone) && slot.status == status
         }
         var reader = modelReader
-        return try entries.map { entry in try reader.model(type, from: entry.local.decoded(), zone: entry.key.zone) }
+        return try entries.map { entry in
+            try reader.model(type, from: entry.local.decoded(as: entry.key), zone: entry.key.zone)
+        }
     }
 
     /// Deletes a model's record (the records of the models it links to stay): removed at once
@@ -104,13 +108,13 @@ extension RecordStore {
     /// outside the lock.
     private var modelReader: ModelReader {
         ModelReader(decoder: options.decoder) { [self] name, zone in
-            let encoded = try withEngine { engine in
+            let entries = try withEngine { engine in
                 try engine.index.records(named: name, inZone: zone)
                     .filter { $0.slot.state.isVisible }
                     .sorted { $0.key < $1.key }
-                    .map { try engine.entry(at: $0.slot.location, status: $0.slot.status).local }
+                    .map { try engine.entry(at: $0.slot.location, status: $0.slot.status) }
             }
-            return try encoded.map { try $0.decoded() }
+            return try entries.map { try $0.local.decoded(as: $0.key) }
         }
     }
 }

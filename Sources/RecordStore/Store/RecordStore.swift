@@ -244,7 +244,7 @@ public final class RecordStore: @unchecked Sendable {
 
     /// The record of `key`, or `nil` when there is none (or it is deleted locally).
     public func record(for key: RecordKey) throws -> Record? {
-        try withEngine { try $0.visibleRecord(for: key) }?.decoded()
+        try withEngine { try $0.visibleRecord(for: key) }?.decoded(as: key)
     }
 
     /// The record of `key` with its sync state, deleted records included.
@@ -254,7 +254,8 @@ public final class RecordStore: @unchecked Sendable {
 
     /// The CloudKit Web Services JSON of the record of `key`, as the store keeps it: the
     /// cheapest read, for a record that goes on to a server as it is. An asset's local file is
-    /// not part of it.
+    /// not part of it. The JSON is not decoded, so damage in it that its frame's checksum did not
+    /// catch goes unnoticed here; ``record(for:)`` reports it.
     public func recordJSON(for key: RecordKey) throws -> Data? {
         try withEngine { try $0.visibleRecord(for: key) }?.json
     }
@@ -263,7 +264,7 @@ public final class RecordStore: @unchecked Sendable {
     public func records(ofType recordType: String, inZone zone: String? = nil) throws -> [Record] {
         try entries { key, slot in
             key.recordType == recordType && (zone == nil || key.zone == zone) && slot.state.isVisible
-        }.map { try $0.local.decoded() }
+        }.map { try $0.local.decoded(as: $0.key) }
     }
 
     /// The records whose sync status is `status`, sorted by key: GarageStorage's "retrieve by

@@ -48,7 +48,7 @@ enum LocalChanges {
                 return entry
             }
             // The server deleted the record: the edit makes it again, as a new record.
-            entry.server = try server.decoded().metadata?.deleted == true ? nil : server
+            entry.server = try server.decoded(as: entry.key).metadata?.deleted == true ? nil : server
         }
         return entry
     }

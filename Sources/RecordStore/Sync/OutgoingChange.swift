@@ -16,8 +16,8 @@ enum OutgoingChange {
     case unchanged(RecordEntry)
 
     init(of entry: RecordEntry) throws {
-        let local = try entry.local.decoded()
-        let server = try entry.server?.decoded()
+        let local = try entry.local.decoded(as: entry.key)
+        let server = try entry.server?.decoded(as: entry.key)
         let zoneID = (server ?? local).metadata?.zoneID
         if entry.isDeletion {
             self = .operation(

@@ -240,7 +240,7 @@ extension RecordStore {
     public func acceptServerVersion(for key: RecordKey) throws {
         try withBatch { batch in
             guard let entry = try batch.entry(for: key), let server = entry.server else { return }
-            let record = try server.decoded()
+            let record = try server.decoded(as: key)
             if record.metadata?.deleted == true {
                 batch.apply(.remove, to: key)
             } else {

@@ -19,7 +19,7 @@ enum ServerChanges {
     /// The record's entry once the server saved `sent` — the version the request carried — as
     /// `saved`.
     static func saved(_ saved: Record, sent: EncodedRecord, entry: RecordEntry) throws -> Outcome {
-        let confirmed = try EncodedRecord(sent.decoded().withServerMetadata(of: saved))
+        let confirmed = try EncodedRecord(sent.decoded(as: entry.key).withServerMetadata(of: saved))
         var next = entry
         next.lastError = nil
         switch entry.status {
@@ -45,7 +45,7 @@ enum ServerChanges {
         var next = entry
         next.server = nil
         next.wasOffered = false
-        next.local = try EncodedRecord(entry.local.decoded().withoutChangeTag())
+        next.local = try EncodedRecord(entry.local.decoded(as: entry.key).withoutChangeTag())
         if next.status == .sent { next.status = .pending }
         return .replace(next)
     }
@@ -91,7 +91,7 @@ enum ServerChanges {
         case .localOnly, .synced:
             let local =
                 try existing.local.facts.assetFiles.isEmpty
-                ? fetched : fetched.keepingLocalFiles(of: existing.local.decoded())
+                ? fetched : fetched.keepingLocalFiles(of: existing.local.decoded(as: existing.key))
             var next = existing
             next.status = .synced
             next.local = try EncodedRecord(local)
@@ -99,12 +99,12 @@ enum ServerChanges {
             next.lastError = nil
             return .replace(next)
         case .pending, .sent, .deletedLocally, .conflict:
-            let server = try existing.server?.decoded()
+            let server = try existing.server?.decoded(as: existing.key)
             if let tag = fetched.metadata?.changeTag, tag == server?.metadata?.changeTag {
                 // The version the store knows already.
                 return .keep
             }
-            let local = try existing.local.decoded()
+            let local = try existing.local.decoded(as: existing.key)
             if !existing.isDeletion, try fetched.update(to: local).isEmptyUpdate {
                 // The server has what the app has: nothing is in conflict.
                 var next = existing

@@ -1,0 +1,307 @@
+// The libFuzzer target for RecordStore. This file is compiled together with the store's sources
+// into a second fuzzing binary (see run.sh), which links RecordCodable as a module, so it uses the
+// store's internal journal types without importing them.
+//
+// The bytes are a recipe for a journal whose frames all pass their checksums: what a store of a
+// newer version, a bug, or a disk that kept a bad sector's checksum could leave. Opening it and
+// using the store must end in values or thrown errors, never in a crash; and a store that opened
+// keeps what it holds through a compaction and a reopening.
+//
+// Recipe: one byte of options, then frames, each a payload length (two bytes, little-endian)
+// and the payload (entries, each a four-byte length and its bytes, as ``FrameBuilder`` writes
+// them). A frame cut short by the end of the bytes is appended without its frame header, as the
+// torn tail of a write.
+//
+//   options bit 0  open with `recoversDamagedFrames`
+//   options bit 1  end the journal with the rest of the last frame's payload unframed
+//
+// RECORD_FUZZ_WRITE_SEEDS=DIR writes recipes of real stores' journals to DIR and exits.
+import Foundation
+import RecordCodable
+
+/// libFuzzer's entry point: runs the target on one input.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    fuzzJournal(Array(UnsafeRawBufferPointer(start: start, count: count)))
+    return 0
+}
+
+/// libFuzzer's hook before the first input: writes the seeds instead, when asked to.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRawPointer?) -> CInt {
+    if let directory = ProcessInfo.processInfo.environment["RECORD_FUZZ_WRITE_SEEDS"] {
+        StoreSeeds.write(to: URL(fileURLWithPath: directory))
+        exit(0)
+    }
+    return 0
+}
+
+/// Stops the fuzzer with a crash that it records, for a property that did not hold.
+private func failure(_ message: String) -> Never {
+    fatalError("fuzz property failed: \(message)")
+}
+
+/// A new store's journal up to its first commit: the file header and the store's header frame.
+private let emptyJournal: (bytes: [UInt8], salt: UInt64) = {
+    do {
+        let directory = MemoryDirectory(faults: nil)
+        let store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+        let size = try store.journalSize
+        store.close()
+        guard let file = try directory.openFile(named: Journal.fileName) else { failure("a new store has no journal") }
+        let bytes = try file.read(count: size, at: 0)
+        let salt = bytes[8..<16].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return (bytes, salt)
+    } catch {
+        failure("a new store could not be made: \(error)")
+    }
+}()
+
+/// The journal a recipe describes, and the options to open it with.
+private func journal(from recipe: [UInt8]) -> (bytes: [UInt8], options: RecordStore.Options) {
+    var options = RecordStore.Options()
+    options.recoversDamagedFrames = (recipe.first ?? 0) & 1 != 0
+    let tornTail = (recipe.first ?? 0) & 2 != 0
+    var bytes = emptyJournal.bytes
+    var position = 1
+    while position + 2 <= recipe.count {
+        let declared = Int(recipe[position]) | Int(recipe[position + 1]) << 8
+        position += 2
+        let payload = Array(recipe[position..<min(position + declared, recipe.count)])
+        position += payload.count
+        if payload.count < declared || (tornTail && position == recipe.count) {
+            bytes += payload
+            break
+        }
+        bytes += frame(of: payload, salt: emptyJournal.salt)
+    }
+    return (bytes, options)
+}
+
+/// A frame of `payload` that passes its checksum in a journal of `salt`.
+private func frame(of payload: [UInt8], salt: UInt64) -> [UInt8] {
+    var writer = ByteWriter(capacity: Frame.headerSize + payload.count)
+    writer.append(contentsOf: Frame.magic)
+    writer.append(UInt32(truncatingIfNeeded: payload.count))
+    writer.append(payload.withUnsafeBytes { Frame.checksum(salt: salt, payload: $0) })
+    writer.append(contentsOf: payload)
+    return writer.bytes
+}
+
+private func fuzzJournal(_ recipe: [UInt8]) {
+    let (bytes, options) = journal(from: recipe)
+    let directory = MemoryDirectory(faults: nil)
+    do {
+        try directory.createFile(named: Journal.fileName).write(bytes, at: 0)
+    } catch {
+        failure("the journal could not be written to memory: \(error)")
+    }
+    let store: RecordStore
+    do {
+        store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+    } catch {
+        expectStoreError(error, "opening")
+        return
+    }
+    let held = contents(of: store)
+    use(store)
+    // What the store holds after using it survives a compaction and a reopening unchanged.
+    let before = contents(of: store)
+    do {
+        try store.compact()
+    } catch {
+        expectStoreError(error, "compacting")
+        return
+    }
+    store.close()
+    do {
+        let reopened = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+        let after = contents(of: reopened)
+        guard after == before else {
+            failure("compacting and reopening changed the store: \(before) became \(after), opened as \(held)")
+        }
+    } catch {
+        failure("a compacted store did not open again: \(error)")
+    }
+}
+
+/// Each key with its record's JSON as the store keeps it (or the error reading it gave), and the
+/// default zone's sync token.
+private func contents(of store: RecordStore) -> [String: String] {
+    var contents: [String: String] = [:]
+    attempt("listing the keys") {
+        for key in try store.keys() {
+            let name = "\(key.zone)/\(key.recordType)/\(key.recordName)"
+            contents[name] = "unreadable"
+            attempt("reading a record's JSON") {
+                contents[name] = try store.recordJSON(for: key).map { String(decoding: $0, as: UTF8.self) } ?? "deleted"
+            }
+        }
+    }
+    attempt("reading the sync token") { contents["sync token"] = try store.syncToken() ?? "none" }
+    return contents
+}
+
+/// Reads everything the store holds in every way it can be read, and changes it a little.
+private func use(_ store: RecordStore) {
+    attempt("counting") { _ = try store.count }
+    attempt("reading records") {
+        for key in try store.keys() {
+            attempt("reading a record") { _ = try store.record(for: key) }
+            attempt("reading a stored record") { _ = try store.storedRecord(for: key) }
+        }
+    }
+    for status in SyncStatus.allCases {
+        attempt("listing records \(status)") { _ = try store.records(in: status) }
+    }
+    attempt("listing notes") { _ = try store.records(ofType: "Note") }
+    attempt("making a changes request") { _ = try store.changesRequest() }
+    attempt("making conflict lookups") { _ = try store.conflictLookupRequests() }
+    attempt("sending changes") {
+        for request in try store.modifyRequests() {
+            let response = RecordsModifyResponse(
+                records: request.operations.map { operation in
+                    var record = operation.record
+                    record.metadata = RecordMetadata(changeTag: "fuzz", deleted: operation.operationType.isDeleting)
+                    return .success(record)
+                })
+            _ = try store.apply(response, for: request)
+        }
+    }
+    attempt("saving a record") {
+        try store.save(Record(recordType: "Note", recordName: "fuzz", fields: ["title": .string("fuzz")]))
+    }
+    attempt("deleting a record") {
+        if let key = try store.keys().first { try store.deleteRecord(for: key) }
+    }
+}
+
+/// Runs `body`, which may end in a value or in an error a store throws, and in nothing else.
+private func attempt(_ what: String, _ body: () throws -> Void) {
+    do {
+        try body()
+    } catch {
+        expectStoreError(error, what)
+    }
+}
+
+/// A store reading a journal it cannot make sense of throws its own errors, or the decoding error
+/// of a record's JSON; anything else is a fault.
+private func expectStoreError(_ error: any Error, _ what: String) {
+    switch error {
+    case is RecordStoreError, is DecodingError: break
+    default: failure("\(what) threw \(type(of: error)): \(error)")
+    }
+}
+
+// MARK: Seeds
+
+/// Writes the recipes of real stores' journals: a start for the fuzzer that has every kind of
+/// entry in it.
+private enum StoreSeeds {
+    static func write(to directory: URL) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for (name, build) in stores {
+                let memory = MemoryDirectory(faults: nil)
+                let store = try RecordStore(storeDirectory: memory, url: nil, options: RecordStore.Options())
+                try build(store)
+                let size = try store.journalSize
+                store.close()
+                guard let file = try memory.openFile(named: Journal.fileName) else { failure("no journal") }
+                try Data(recipe(ofJournal: try file.read(count: size, at: 0)))
+                    .write(to: directory.appendingPathComponent(name))
+            }
+        } catch {
+            failure("the seeds could not be written: \(error)")
+        }
+    }
+
+    static func note(_ name: String, _ fields: [String: RecordValue] = ["title": .string("Title")]) -> Record {
+        Record(recordType: "Note", recordName: name, fields: fields)
+    }
+
+    /// Answers every operation of the store's requests with `result`.
+    static func answer(_ store: RecordStore, _ result: (RecordOperation) -> RecordResult) throws {
+        for request in try store.modifyRequests() {
+            _ = try store.apply(RecordsModifyResponse(records: request.operations.map(result)), for: request)
+        }
+    }
+
+    static let stores: [(String, (RecordStore) throws -> Void)] = [
+        (
+            "saves-and-a-delete",
+            { store in
+                try store.save(note("a"))
+                try store.save(
+                    note(
+                        "b",
+                        [
+                            "count": .int64(3), "tags": .list([.string("x"), .string("y")]),
+                            "when": .date(Date(timeIntervalSince1970: 1)),
+                        ]))
+                try store.deleteRecord(
+                    for: RecordKey(zone: RecordStore.defaultZone, recordType: "Note", recordName: "a"))
+            }
+        ),
+        (
+            "synced-failed-and-token",
+            { store in
+                try store.save(note("c"), inZone: "Work")
+                try store.save(note("e"))
+                try answer(store) { operation in
+                    .failure(
+                        RecordServerError(
+                            recordName: operation.record.recordName, reason: "later",
+                            serverErrorCode: .init(rawValue: "THROTTLED"), retryAfter: 2.5))
+                }
+                var server = note("d")
+                server.metadata = RecordMetadata(changeTag: "t1")
+                try store.applyFetched([.success(server)], syncToken: "token-1")
+            }
+        ),
+        (
+            "conflict",
+            { store in
+                var server = note("f")
+                server.metadata = RecordMetadata(changeTag: "t1")
+                try store.applyFetched([.success(server)])
+                var edited = server
+                edited.fields["title"] = .string("Edited")
+                try store.save(edited)
+                try answer(store) { operation in
+                    .failure(
+                        RecordServerError(
+                            recordName: operation.record.recordName, serverErrorCode: .init(rawValue: "CONFLICT")))
+                }
+                server.fields["title"] = .string("Theirs")
+                server.metadata = RecordMetadata(changeTag: "t2")
+                try store.applyFetched([.success(server)])
+                try answer(store) { operation in
+                    var record = operation.record
+                    record.metadata = RecordMetadata(changeTag: "t3")
+                    return .success(record)
+                }
+            }
+        ),
+    ]
+
+    /// The recipe of a journal: its frames after the store's header, payloads only.
+    static func recipe(ofJournal journal: [UInt8]) -> [UInt8] {
+        var recipe: [UInt8] = [0]
+        var offset = Frame.fileHeaderSize
+        var isHeader = true
+        while offset + Frame.headerSize <= journal.count {
+            let length = journal[offset + 4..<offset + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
+            let payload = journal[offset + Frame.headerSize..<offset + Frame.headerSize + length]
+            offset += Frame.headerSize + length
+            if isHeader {
+                isHeader = false
+                continue
+            }
+            recipe += [UInt8(truncatingIfNeeded: length), UInt8(truncatingIfNeeded: length >> 8)]
+            recipe += payload
+        }
+        return recipe
+    }
+}
