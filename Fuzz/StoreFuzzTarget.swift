@@ -1,16 +1,20 @@
-// The libFuzzer target for RecordStore. This file is compiled together with the store's sources
-// into a second fuzzing binary (see run.sh), which links RecordCodable as a module, so it uses the
-// store's internal journal types without importing them.
+// libFuzzer targets for RecordStore. This file is compiled together with the store's sources
+// into a fuzzing binary of its own (see run.sh), which links RecordCodable as a module, so it uses
+// the store's internal journal types without importing them.
 //
-// The bytes are a recipe for a journal whose frames all pass their checksums: what a store of a
-// newer version, a bug, or a disk that kept a bad sector's checksum could leave. Opening it and
-// using the store must end in values or thrown errors, never in a crash; and a store that opened
-// keeps what it holds through a compaction and a reopening.
+// RECORD_FUZZ_TARGET chooses the target:
+//   store  — the bytes are a recipe for a journal whose frames all pass their checksums: what a
+//            store of a newer version, a bug, or a fault before a write could leave.
+//   sync   — the bytes are the server's JSON: a modify response to a store's requests, a query
+//            page and a changes page, applied to a store that owes the server every kind of change.
 //
-// Recipe: one byte of options, then frames, each a payload length (two bytes, little-endian)
-// and the payload (entries, each a four-byte length and its bytes, as ``FrameBuilder`` writes
-// them). A frame cut short by the end of the bytes is appended without its frame header, as the
-// torn tail of a write.
+// Either way, using the store must end in values or the store's errors, never in a crash; and a
+// store that opened keeps what it holds through a compaction and a reopening.
+//
+// Recipe of a journal: one byte of options, then frames, each a payload length (two bytes,
+// little-endian) and the payload (entries, each a four-byte length and its bytes, as
+// ``FrameBuilder`` writes them). A frame cut short by the end of the bytes is appended without its
+// frame header, as the torn tail of a write.
 //
 //   options bit 0  open with `recoversDamagedFrames`
 //   options bit 1  end the journal with the rest of the last frame's payload unframed
@@ -22,7 +26,11 @@ import RecordCodable
 /// libFuzzer's entry point: runs the target on one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    fuzzJournal(Array(UnsafeRawBufferPointer(start: start, count: count)))
+    let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
+    switch ProcessInfo.processInfo.environment["RECORD_FUZZ_TARGET"] {
+    case "sync": fuzzServerAnswers(Data(bytes))
+    default: fuzzJournal(bytes)
+    }
     return 0
 }
 
@@ -88,6 +96,7 @@ private func frame(of payload: [UInt8], salt: UInt64) -> [UInt8] {
     return writer.bytes
 }
 
+/// The `store` target: the journal that `recipe` describes, opened and used.
 private func fuzzJournal(_ recipe: [UInt8]) {
     let (bytes, options) = journal(from: recipe)
     let directory = MemoryDirectory(faults: nil)
@@ -103,9 +112,58 @@ private func fuzzJournal(_ recipe: [UInt8]) {
         expectStoreError(error, "opening")
         return
     }
+    useAndCheck(store, in: directory)
+}
+
+/// The `sync` target: `json` answered to a store that owes the server every kind of change, as a
+/// modify response to its requests, then applied as a query page and as a changes page.
+private func fuzzServerAnswers(_ json: Data) {
+    let directory = MemoryDirectory(faults: nil)
+    let store: RecordStore
+    do {
+        try directory.createFile(named: Journal.fileName).write(owingJournal, at: 0)
+        store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+    } catch {
+        failure("the store to answer did not open: \(error)")
+    }
+    let decoder = RecordJSONDecoder()
+    attempt("applying a modify response") {
+        guard let response = try? decoder.decode(RecordsModifyResponse.self, from: json) else { return }
+        for request in try store.modifyRequests() { try store.apply(response, for: request) }
+    }
+    attempt("applying a query page") {
+        guard let page = try? decoder.decode(RecordsQueryResponse.self, from: json) else { return }
+        try store.applyFetched(page)
+    }
+    attempt("applying a changes page") {
+        guard let page = try? decoder.decode(RecordsChangesResponse.self, from: json) else { return }
+        try store.applyFetched(page, zone: "Work")
+    }
+    useAndCheck(store, in: directory)
+}
+
+/// The journal of a store that owes the server every kind of change: made once, and opened
+/// afresh for each input.
+private let owingJournal: [UInt8] = {
+    do {
+        let directory = MemoryDirectory(faults: nil)
+        let store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+        for (_, build) in StoreSeeds.stores { try build(store) }
+        try store.deleteRecord(for: RecordKey(zone: RecordStore.defaultZone, recordType: "Note", recordName: "d"))
+        let size = try store.journalSize
+        store.close()
+        guard let file = try directory.openFile(named: Journal.fileName) else { failure("the store has no journal") }
+        return try file.read(count: size, at: 0)
+    } catch {
+        failure("the store to answer could not be made: \(error)")
+    }
+}()
+
+/// Uses `store`, then checks that what it holds survives a compaction and a reopening of
+/// `directory` unchanged.
+private func useAndCheck(_ store: RecordStore, in directory: MemoryDirectory) {
     let held = contents(of: store)
     use(store)
-    // What the store holds after using it survives a compaction and a reopening unchanged.
     let before = contents(of: store)
     do {
         try store.compact()
@@ -168,12 +226,37 @@ private func use(_ store: RecordStore) {
             _ = try store.apply(response, for: request)
         }
     }
+    attempt("reading models") { _ = try store.retrieveAll(Note.self) }
+    attempt("reading key-values") {
+        let values = store.keyValues(namespace: "fuzz")
+        for key in try values.keys() { _ = try values.value(String.self, forKey: key) }
+        try values.set("fuzz", forKey: "fuzz")
+    }
+    attempt("resolving conflicts") {
+        for stored in try store.records(in: .conflict) { try store.acceptServerVersion(for: stored.key) }
+    }
+    attempt("fetching changes") {
+        // The server's newer version of every record, as a fetch of changes brings it.
+        let fetched = try store.keys().map { key -> RecordResult in
+            var record = Record(
+                recordType: key.recordType, recordName: key.recordName, fields: ["title": .string("new")])
+            record.metadata = RecordMetadata(changeTag: "fetched", zoneID: RecordZoneID(zoneName: key.zone))
+            return .success(record)
+        }
+        try store.applyFetched(fetched, syncToken: "fetched")
+    }
     attempt("saving a record") {
         try store.save(Record(recordType: "Note", recordName: "fuzz", fields: ["title": .string("fuzz")]))
     }
     attempt("deleting a record") {
         if let key = try store.keys().first { try store.deleteRecord(for: key) }
     }
+}
+
+/// The model of the seeds' records, whose type is "Note".
+private struct Note: Codable {
+    var title: String?
+    var count: Int?
 }
 
 /// Runs `body`, which may end in a value or in an error a store throws, and in nothing else.
