@@ -7,9 +7,13 @@
 //            store of a newer version, a bug, or a fault before a write could leave.
 //   sync   — the bytes are the server's JSON: a modify response to a store's requests, a query
 //            page and a changes page, applied to a store that owes the server every kind of change.
+//   ops    — the bytes are a program of saves, deletes, batches, failed writes and flushes,
+//            reopenings, power cuts, compactions, requests and their answers, run against a store
+//            and against a dictionary of what it must hold.
 //
-// Either way, using the store must end in values or the store's errors, never in a crash; and a
-// store that opened keeps what it holds through a compaction and a reopening.
+// Using the store must end in values or the store's errors, never in a crash; a store that opened
+// keeps what it holds through a compaction and a reopening; and under `ops`, the store holds what
+// the dictionary holds after every step.
 //
 // Recipe of a journal: one byte of options, then frames, each a payload length (two bytes,
 // little-endian) and the payload (entries, each a four-byte length and its bytes, as
@@ -29,6 +33,7 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
     switch ProcessInfo.processInfo.environment["RECORD_FUZZ_TARGET"] {
     case "sync": fuzzServerAnswers(Data(bytes))
+    case "ops": fuzzOperations(bytes)
     default: fuzzJournal(bytes)
     }
     return 0
@@ -140,6 +145,138 @@ private func fuzzServerAnswers(_ json: Data) {
         try store.applyFetched(page, zone: "Work")
     }
     useAndCheck(store, in: directory)
+}
+
+/// The `ops` target: `program` run against a store and a dictionary of the titles it must hold.
+private func fuzzOperations(_ program: [UInt8]) {
+    var program = program[...]
+    func next() -> Int { Int(program.popFirst() ?? 0) }
+    let faults = StoreFaults()
+    let directory = MemoryDirectory(faults: faults)
+    var options = RecordStore.Options()
+    options.faults = faults
+    options.compactionThreshold = 4096
+    func open() -> RecordStore {
+        do {
+            return try RecordStore(storeDirectory: directory, url: nil, options: options)
+        } catch {
+            failure("the store did not open: \(error)")
+        }
+    }
+    var store = open()
+    var titles: [RecordKey: String] = [:]
+    var requests: [RecordsModifyRequest] = []
+    // Names that collide in different ways: across types and zones, in their bytes or only in
+    // their canonical form, and one long enough to need more than a byte for its length.
+    let names = ["a", "b", "é", "e\u{301}", "a/b", "\u{1F600}", String(repeating: "n", count: 300), ""]
+    func key() -> RecordKey {
+        let pick = next()
+        return RecordKey(
+            zone: pick & 1 == 0 ? RecordStore.defaultZone : "Work", recordType: pick & 2 == 0 ? "Note" : "Task",
+            recordName: names[(pick >> 2) % names.count])
+    }
+    func record(_ key: RecordKey, _ title: String) -> Record {
+        var record = Record(recordType: key.recordType, recordName: key.recordName, fields: ["title": .string(title)])
+        record.metadata = RecordMetadata(zoneID: RecordZoneID(zoneName: key.zone))
+        return record
+    }
+    func title() -> String { String(repeating: "t", count: next()) }
+
+    for step in 0..<64 where !program.isEmpty {
+        do {
+            switch next() % 10 {
+            case 0, 1, 2:
+                let key = key()
+                let title = title()
+                do {
+                    try store.save(record(key, title))
+                    titles[key] = title
+                } catch RecordStoreError.unnamedRecord where key.recordName.isEmpty {}
+            case 3:
+                let key = key()
+                try store.deleteRecord(for: key)
+                titles[key] = nil
+            case 4:
+                var staged = titles
+                let abandon = next() & 1 == 1
+                struct Abandon: Error {}
+                do {
+                    try store.write { batch in
+                        for _ in 0...(next() % 4) {
+                            let key = key()
+                            let title = title()
+                            if next() & 1 == 0, !key.recordName.isEmpty {
+                                try batch.save(record(key, title))
+                                staged[key] = title
+                            } else {
+                                try batch.deleteRecord(for: key)
+                                staged[key] = nil
+                            }
+                        }
+                        if abandon { throw Abandon() }
+                    }
+                    titles = staged
+                } catch is Abandon {}
+            case 5:
+                // A full disk, or a flush that fails: the commit leaves nothing behind.
+                if next() & 1 == 0 {
+                    faults.failWrites(with: ENOSPC, afterBytes: next() * 4)
+                } else {
+                    faults.fail(.flush, times: 1, with: EIO)
+                }
+                let key = key()
+                let title = title()
+                do {
+                    try store.save(record(key, title))
+                    titles[key] = title
+                } catch RecordStoreError.fileSystem {
+                } catch RecordStoreError.unnamedRecord where key.recordName.isEmpty {}
+                faults.failWrites(with: nil)
+                faults.fail(.flush, times: 0, with: EIO)
+            case 6:
+                store.close()
+                if next() & 1 == 1 { directory.loseUnflushedWrites() }
+                store = open()
+            case 7:
+                try store.compact()
+            case 8:
+                requests = try store.modifyRequests()
+            default:
+                // The server does all it was sent, or refuses it all as conflicts: what the app
+                // reads is the same either way.
+                let conflict = next() & 1 == 1
+                for request in requests {
+                    let answers = request.operations.map { operation -> RecordResult in
+                        if conflict {
+                            return .failure(
+                                RecordServerError(
+                                    recordName: operation.record.recordName,
+                                    serverErrorCode: .init(rawValue: "CONFLICT")))
+                        }
+                        var record = operation.record
+                        record.metadata = RecordMetadata(
+                            changeTag: "t\(step)", deleted: operation.operationType.isDeleting)
+                        return .success(record)
+                    }
+                    try store.apply(RecordsModifyResponse(records: answers), for: request)
+                }
+                requests = []
+            }
+        } catch {
+            failure("step \(step) threw \(type(of: error)): \(error)")
+        }
+        var held: [RecordKey: String] = [:]
+        do {
+            for key in try store.keys() {
+                if let record = try store.record(for: key), case .string(let title) = record["title"] {
+                    held[key] = title
+                }
+            }
+        } catch {
+            failure("step \(step): reading the store threw \(error)")
+        }
+        guard held == titles else { failure("after step \(step) the store holds \(held), not \(titles)") }
+    }
 }
 
 /// The journal of a store that owes the server every kind of change: made once, and opened

@@ -36,12 +36,12 @@ quiet swiftc "${flags[@]}" -module-name RecordCodableFuzz -I "$build" \
 quiet swiftc "${flags[@]}" -module-name RecordStoreKit -I "$build" \
     $store_sources Fuzz/StoreFuzzTarget.swift "$build/libRecordCodable.a" -o "$build/fuzz-store"
 
-for target in json record wire store sync; do
+for target in json record wire store sync ops; do
     corpus="$build/corpus-$target"
     mkdir -p "$corpus"
     cp Fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
     binary="$build/fuzz"
-    case "$target" in store | sync) binary="$build/fuzz-store" ;; esac
+    case "$target" in store | sync | ops) binary="$build/fuzz-store" ;; esac
     echo "Fuzzing '$target' for $seconds seconds…"
     RECORD_FUZZ_TARGET=$target "$binary" "$corpus" \
         -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=4096 \
