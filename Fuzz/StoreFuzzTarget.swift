@@ -17,24 +17,25 @@
 //
 // Recipe of a journal: one byte of options, then frames, each a payload length (two bytes,
 // little-endian) and the payload (entries, each a four-byte length and its bytes, as
-// ``FrameBuilder`` writes them). A frame cut short by the end of the bytes is appended without its
-// frame header, as the torn tail of a write.
-//
-//   options bit 0  open with `recoversDamagedFrames`
-//   options bit 1  end the journal with the rest of the last frame's payload unframed
+// ``FrameBuilder`` writes them). A frame that the end of the bytes cuts short ends the journal cut
+// short too, as a write torn by a crash leaves it. Options bit 0: open with
+// `recoversDamagedFrames`.
 //
 // RECORD_FUZZ_WRITE_SEEDS=DIR writes recipes of real stores' journals to DIR and exits.
 import Foundation
 import RecordCodable
 
+private let target = ProcessInfo.processInfo.environment["RECORD_FUZZ_TARGET"] ?? "store"
+
 /// libFuzzer's entry point: runs the target on one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
-    switch ProcessInfo.processInfo.environment["RECORD_FUZZ_TARGET"] {
+    switch target {
+    case "store": fuzzJournal(bytes)
     case "sync": fuzzServerAnswers(Data(bytes))
     case "ops": fuzzOperations(bytes)
-    default: fuzzJournal(bytes)
+    default: failure("RECORD_FUZZ_TARGET is store, sync or ops, not \(target)")
     }
     return 0
 }
@@ -42,10 +43,8 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 /// libFuzzer's hook before the first input: writes the seeds instead, when asked to.
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRawPointer?) -> CInt {
-    if let directory = ProcessInfo.processInfo.environment["RECORD_FUZZ_WRITE_SEEDS"] {
-        StoreSeeds.write(to: URL(fileURLWithPath: directory))
-        exit(0)
-    }
+    // Exits once the seeds' strings are let go of, so that the leak checker at exit finds none.
+    if StoreSeeds.writeIfAsked() { exit(0) }
     return 0
 }
 
@@ -54,44 +53,81 @@ private func failure(_ message: String) -> Never {
     fatalError("fuzz property failed: \(message)")
 }
 
-/// A new store's journal up to its first commit: the file header and the store's header frame.
-private let emptyJournal: (bytes: [UInt8], salt: UInt64) = {
+/// The journal of a new store in memory after `build` has used it.
+private func journal(of build: (RecordStore) throws -> Void) -> [UInt8] {
     do {
         let directory = MemoryDirectory(faults: nil)
         let store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+        try build(store)
         let size = try store.journalSize
         store.close()
-        guard let file = try directory.openFile(named: Journal.fileName) else { failure("a new store has no journal") }
-        let bytes = try file.read(count: size, at: 0)
-        let salt = bytes[8..<16].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return (bytes, salt)
+        guard let file = try directory.openFile(named: Journal.fileName) else { failure("a store has no journal") }
+        return try file.read(count: size, at: 0)
     } catch {
-        failure("a new store could not be made: \(error)")
+        failure("a store could not be made: \(error)")
     }
-}()
+}
+
+/// A new store's journal up to its first commit: the file header and the store's header frame.
+private let emptyJournal = journal { _ in }
+
+/// The salt of a journal, the second eight bytes of its file header.
+private func salt(of journal: [UInt8]) -> UInt64 {
+    journal[8..<16].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+}
+
+/// The server's answer to `request` when it does all it was sent, as change `tag`.
+private func success(of request: RecordsModifyRequest, tag: String) -> RecordsModifyResponse {
+    RecordsModifyResponse(
+        records: request.operations.map { operation in
+            var record = operation.record
+            record.metadata = RecordMetadata(changeTag: tag, deleted: operation.operationType.isDeleting)
+            return .success(record)
+        })
+}
+
+/// The server's answer to `request` when it refuses every record as changed since.
+private func conflicts(of request: RecordsModifyRequest) -> RecordsModifyResponse {
+    answering(request) { _ in RecordServerError(serverErrorCode: .conflict) }
+}
+
+/// The server's answer to `request` that refuses each operation's record with `error`.
+private func answering(
+    _ request: RecordsModifyRequest, _ error: (RecordOperation) -> RecordServerError
+) -> RecordsModifyResponse {
+    RecordsModifyResponse(
+        records: request.operations.map { operation in
+            var refusal = error(operation)
+            refusal.recordName = operation.record.recordName
+            return .failure(refusal)
+        })
+}
 
 /// The journal a recipe describes, and the options to open it with.
 private func journal(from recipe: [UInt8]) -> (bytes: [UInt8], options: RecordStore.Options) {
     var options = RecordStore.Options()
     options.recoversDamagedFrames = (recipe.first ?? 0) & 1 != 0
-    let tornTail = (recipe.first ?? 0) & 2 != 0
-    var bytes = emptyJournal.bytes
+    var bytes = emptyJournal
+    let salt = salt(of: bytes)
     var position = 1
     while position + 2 <= recipe.count {
         let declared = Int(recipe[position]) | Int(recipe[position + 1]) << 8
         position += 2
         let payload = Array(recipe[position..<min(position + declared, recipe.count)])
         position += payload.count
-        if payload.count < declared || (tornTail && position == recipe.count) {
-            bytes += payload
-            break
+        let frame = frame(of: payload, salt: salt)
+        guard payload.count < declared else {
+            bytes += frame
+            continue
         }
-        bytes += frame(of: payload, salt: emptyJournal.salt)
+        // Torn: the header declares the whole payload, of which only a part was written.
+        bytes += frame[..<4] + withUnsafeBytes(of: UInt32(declared).littleEndian, Array.init) + frame[8...]
     }
     return (bytes, options)
 }
 
-/// A frame of `payload` that passes its checksum in a journal of `salt`.
+/// A frame of `payload` that passes its checksum in a journal of `salt`. `payload` holds entries
+/// with their lengths already, where ``FrameBuilder`` adds the lengths of the entries it is given.
 private func frame(of payload: [UInt8], salt: UInt64) -> [UInt8] {
     var writer = ByteWriter(capacity: Frame.headerSize + payload.count)
     writer.append(contentsOf: Frame.magic)
@@ -246,19 +282,8 @@ private func fuzzOperations(_ program: [UInt8]) {
                 // reads is the same either way.
                 let conflict = next() & 1 == 1
                 for request in requests {
-                    let answers = request.operations.map { operation -> RecordResult in
-                        if conflict {
-                            return .failure(
-                                RecordServerError(
-                                    recordName: operation.record.recordName,
-                                    serverErrorCode: .init(rawValue: "CONFLICT")))
-                        }
-                        var record = operation.record
-                        record.metadata = RecordMetadata(
-                            changeTag: "t\(step)", deleted: operation.operationType.isDeleting)
-                        return .success(record)
-                    }
-                    try store.apply(RecordsModifyResponse(records: answers), for: request)
+                    try store.apply(
+                        conflict ? conflicts(of: request) : success(of: request, tag: "t\(step)"), for: request)
                 }
                 requests = []
             }
@@ -281,20 +306,10 @@ private func fuzzOperations(_ program: [UInt8]) {
 
 /// The journal of a store that owes the server every kind of change: made once, and opened
 /// afresh for each input.
-private let owingJournal: [UInt8] = {
-    do {
-        let directory = MemoryDirectory(faults: nil)
-        let store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
-        for (_, build) in StoreSeeds.stores { try build(store) }
-        try store.deleteRecord(for: RecordKey(zone: RecordStore.defaultZone, recordType: "Note", recordName: "d"))
-        let size = try store.journalSize
-        store.close()
-        guard let file = try directory.openFile(named: Journal.fileName) else { failure("the store has no journal") }
-        return try file.read(count: size, at: 0)
-    } catch {
-        failure("the store to answer could not be made: \(error)")
-    }
-}()
+private let owingJournal = journal { store in
+    for (_, build) in StoreSeeds.stores { try build(store) }
+    try store.deleteRecord(for: RecordKey(zone: RecordStore.defaultZone, recordType: "Note", recordName: "d"))
+}
 
 /// Uses `store`, then checks that what it holds survives a compaction and a reopening of
 /// `directory` unchanged.
@@ -353,15 +368,7 @@ private func use(_ store: RecordStore) {
     attempt("making a changes request") { _ = try store.changesRequest() }
     attempt("making conflict lookups") { _ = try store.conflictLookupRequests() }
     attempt("sending changes") {
-        for request in try store.modifyRequests() {
-            let response = RecordsModifyResponse(
-                records: request.operations.map { operation in
-                    var record = operation.record
-                    record.metadata = RecordMetadata(changeTag: "fuzz", deleted: operation.operationType.isDeleting)
-                    return .success(record)
-                })
-            _ = try store.apply(response, for: request)
-        }
+        for request in try store.modifyRequests() { try store.apply(success(of: request, tag: "fuzz"), for: request) }
     }
     attempt("reading models") { _ = try store.retrieveAll(Note.self) }
     attempt("reading key-values") {
@@ -405,11 +412,13 @@ private func attempt(_ what: String, _ body: () throws -> Void) {
     }
 }
 
-/// A store reading a journal it cannot make sense of throws its own errors, or the decoding error
-/// of a record's JSON; anything else is a fault.
+/// A store throws its own errors; reading a journal it cannot make sense of (the `store` target),
+/// also the decoding error of a record's JSON. Anything else is a fault: a store the server
+/// answers (`sync`) holds only JSON that decodes.
 private func expectStoreError(_ error: any Error, _ what: String) {
     switch error {
-    case is RecordStoreError, is DecodingError: break
+    case is RecordStoreError: break
+    case is DecodingError where target == "store": break
     default: failure("\(what) threw \(type(of: error)): \(error)")
     }
 }
@@ -419,18 +428,18 @@ private func expectStoreError(_ error: any Error, _ what: String) {
 /// Writes the recipes of real stores' journals: a start for the fuzzer that has every kind of
 /// entry in it.
 private enum StoreSeeds {
+    /// Writes the seeds to the directory `RECORD_FUZZ_WRITE_SEEDS` names, if it names one.
+    static func writeIfAsked() -> Bool {
+        guard let directory = ProcessInfo.processInfo.environment["RECORD_FUZZ_WRITE_SEEDS"] else { return false }
+        write(to: URL(fileURLWithPath: directory))
+        return true
+    }
+
     static func write(to directory: URL) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             for (name, build) in stores {
-                let memory = MemoryDirectory(faults: nil)
-                let store = try RecordStore(storeDirectory: memory, url: nil, options: RecordStore.Options())
-                try build(store)
-                let size = try store.journalSize
-                store.close()
-                guard let file = try memory.openFile(named: Journal.fileName) else { failure("no journal") }
-                try Data(recipe(ofJournal: try file.read(count: size, at: 0)))
-                    .write(to: directory.appendingPathComponent(name))
+                try Data(recipe(ofJournal: journal(of: build))).write(to: directory.appendingPathComponent(name))
             }
         } catch {
             failure("the seeds could not be written: \(error)")
@@ -439,13 +448,6 @@ private enum StoreSeeds {
 
     static func note(_ name: String, _ fields: [String: RecordValue] = ["title": .string("Title")]) -> Record {
         Record(recordType: "Note", recordName: name, fields: fields)
-    }
-
-    /// Answers every operation of the store's requests with `result`.
-    static func answer(_ store: RecordStore, _ result: (RecordOperation) -> RecordResult) throws {
-        for request in try store.modifyRequests() {
-            _ = try store.apply(RecordsModifyResponse(records: request.operations.map(result)), for: request)
-        }
     }
 
     static let stores: [(String, (RecordStore) throws -> Void)] = [
@@ -469,11 +471,9 @@ private enum StoreSeeds {
             { store in
                 try store.save(note("c"), inZone: "Work")
                 try store.save(note("e"))
-                try answer(store) { operation in
-                    .failure(
-                        RecordServerError(
-                            recordName: operation.record.recordName, reason: "later",
-                            serverErrorCode: .init(rawValue: "THROTTLED"), retryAfter: 2.5))
+                for request in try store.modifyRequests() {
+                    let delay = RecordServerError(reason: "later", serverErrorCode: .throttled, retryAfter: 2.5)
+                    try store.apply(answering(request) { _ in delay }, for: request)
                 }
                 var server = note("d")
                 server.metadata = RecordMetadata(changeTag: "t1")
@@ -489,18 +489,12 @@ private enum StoreSeeds {
                 var edited = server
                 edited.fields["title"] = .string("Edited")
                 try store.save(edited)
-                try answer(store) { operation in
-                    .failure(
-                        RecordServerError(
-                            recordName: operation.record.recordName, serverErrorCode: .init(rawValue: "CONFLICT")))
-                }
+                for request in try store.modifyRequests() { try store.apply(conflicts(of: request), for: request) }
                 server.fields["title"] = .string("Theirs")
                 server.metadata = RecordMetadata(changeTag: "t2")
                 try store.applyFetched([.success(server)])
-                try answer(store) { operation in
-                    var record = operation.record
-                    record.metadata = RecordMetadata(changeTag: "t3")
-                    return .success(record)
+                for request in try store.modifyRequests() {
+                    try store.apply(success(of: request, tag: "t3"), for: request)
                 }
             }
         ),

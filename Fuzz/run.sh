@@ -43,8 +43,15 @@ for target in json record wire store sync ops; do
     binary="$build/fuzz"
     case "$target" in store | sync | ops) binary="$build/fuzz-store" ;; esac
     echo "Fuzzing '$target' for $seconds seconds…"
-    RECORD_FUZZ_TARGET=$target "$binary" "$corpus" \
+    log="$build/log-$target"
+    if ! RECORD_FUZZ_TARGET=$target "$binary" "$corpus" \
         -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=4096 \
-        -artifact_prefix="Fuzz/crash-$target-" -print_final_stats=1 2>&1 | tail -n 12
+        -artifact_prefix="Fuzz/crash-$target-" -print_final_stats=1 >"$log" 2>&1; then
+        # The property that failed is printed before the sanitizer's stack and the statistics.
+        grep -m 3 -E "fuzz property failed|ERROR: " "$log" || true
+        tail -n 60 "$log"
+        exit 1
+    fi
+    tail -n 6 "$log"
 done
 echo "Fuzzing found no crash."

@@ -98,19 +98,16 @@ struct DamageTests {
         }
     }
 
-    @Test("A record whose JSON names another record is damage: reading or sending it fails, nothing is sent")
+    @Test("A record whose JSON names another record is damage: reading or sending it fails until it is saved again")
     func recordUnderAnotherKey() throws {
         // A commit that passes its checksum but keeps record r2's JSON under r1's key: what a
         // fault that wrote the right checksum over the wrong bytes would leave (found by fuzzing).
         let journal = Self.threeCommits
         var bytes = Array(journal.bytes.prefix(journal.ends[1]))
-        let salt = bytes[8..<16].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let entry = RecordEntry(
             key: noteKey("r1"), status: .pending, isDeletion: false, local: try EncodedRecord(noteRecord("r2")),
             server: nil, lastError: nil)
-        var frame = FrameBuilder()
-        frame.add { JournalEntry.write(entry, to: &$0) }
-        bytes += frame.finish(salt: salt)
+        bytes += try Self.commit(entry, after: bytes)
 
         try open(bytes) { store in
             #expect(try names(store) == ["r1"])
@@ -132,7 +129,39 @@ struct DamageTests {
                 #expect(throws: DecodingError.self) { try store.modifyRequests() }
             }
             #expect(try store.records(in: .sent).isEmpty)
+            // Saving the record again, or deleting it, is the way out.
+            try store.save(noteRecord("r1", title: "Again"))
+            let sent = try store.modifyRequests().flatMap(\.operations).map(\.record.recordName)
+            #expect(sent == ["r1"])
         }
+    }
+
+    @Test("A server's deletion marker kept without a type, as stores before the key check kept it, reads")
+    func untypedDeletionMarker() throws {
+        let journal = Self.threeCommits
+        var bytes = Array(journal.bytes.prefix(journal.ends[1]))
+        var marker = Record(recordType: "", recordName: "r1")
+        marker.metadata = RecordMetadata(deleted: true)
+        let entry = RecordEntry(
+            key: noteKey("r1"), status: .conflict, isDeletion: false, local: try EncodedRecord(noteRecord("r1")),
+            server: try EncodedRecord(marker), lastError: nil)
+        bytes += try Self.commit(entry, after: bytes)
+
+        try open(bytes) { store in
+            let stored = try #require(try store.storedRecord(for: noteKey("r1")))
+            #expect(stored.serverRecord?.recordType == "Note")
+            #expect(stored.serverRecord?.metadata?.deleted == true)
+            try store.acceptServerVersion(for: noteKey("r1"))
+            #expect(try names(store).isEmpty)
+        }
+    }
+
+    /// The frame of a commit of `entry`, for the journal `bytes`, whose salt its checksum covers.
+    static func commit(_ entry: RecordEntry, after bytes: [UInt8]) throws -> [UInt8] {
+        let salt = bytes[8..<16].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        var frame = FrameBuilder()
+        frame.add { JournalEntry.write(entry, to: &$0) }
+        return frame.finish(salt: salt)
     }
 
     @Test("Zeros after the last frame are room made ahead, not damage; a cut frame before them is cut off")

@@ -478,18 +478,23 @@ struct SyncTests {
         #expect(synced?.status == .synced)
     }
 
-    @Test("A record deleted on the server while edited here is a conflict; while untouched, it is removed")
-    func deletedOnServer() throws {
+    @Test(
+        "A record deleted on the server while edited here is a conflict; while untouched, it is removed",
+        arguments: ["Note", ""])
+    func deletedOnServer(markerType: String) throws {
+        // The server leaves the type out of a deletion (""); the store keeps the marker as the
+        // record's own either way.
         let store = try RecordStore.inMemory()
-        for name in ["kept", "edited"] {
+        for name in ["kept", "edited", "accepted"] {
             var record = noteRecord(name)
             record.metadata = RecordMetadata(changeTag: "t1")
             try store.applyFetched([.success(record)])
         }
         try store.save(noteRecord("edited", title: "Mine"))
+        try store.save(noteRecord("accepted", title: "Mine"))
         var markers: [RecordResult] = []
-        for name in ["kept", "edited"] {
-            var marker = Record(recordType: "Note", recordName: name)
+        for name in ["kept", "edited", "accepted"] {
+            var marker = Record(recordType: markerType, recordName: name)
             marker.metadata = RecordMetadata(deleted: true)
             markers.append(.success(marker))
         }
@@ -498,7 +503,10 @@ struct SyncTests {
         let edited = try #require(try store.storedRecord(for: noteKey("edited")))
         #expect(edited.status == .conflict)
         #expect(edited.serverRecord?.metadata?.deleted == true)
-        // Saving it again makes it anew.
+        #expect(edited.serverRecord?.recordType == "Note")
+        // Accepting the server's side removes the record; saving it again makes it anew.
+        try store.acceptServerVersion(for: noteKey("accepted"))
+        #expect(try store.storedRecord(for: noteKey("accepted")) == nil)
         try store.save(noteRecord("edited", title: "Mine again"))
         let operation = try #require(try store.modifyRequests().first?.operations.first)
         #expect(operation.operationType == .create)

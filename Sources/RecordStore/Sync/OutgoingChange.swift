@@ -16,16 +16,21 @@ enum OutgoingChange {
     case unchanged(RecordEntry)
 
     init(of entry: RecordEntry) throws {
-        let local = try entry.local.decoded(as: entry.key)
         let server = try entry.server?.decoded(as: entry.key)
-        let zoneID = (server ?? local).metadata?.zoneID
         if entry.isDeletion {
+            // Only the change tag is needed: the server's version's when it has one, so that a
+            // local version that does not read (damage) does not stop its deletion.
+            let local = server?.metadata?.changeTag == nil ? try entry.local.decoded(as: entry.key) : nil
             self = .operation(
                 RecordOperation(
                     deleting: entry.key.recordName, recordType: entry.key.recordType,
-                    changeTag: server?.metadata?.changeTag ?? local.metadata?.changeTag),
-                zoneID: zoneID)
-        } else if let server {
+                    changeTag: server?.metadata?.changeTag ?? local?.metadata?.changeTag),
+                zoneID: (server ?? local)?.metadata?.zoneID)
+            return
+        }
+        let local = try entry.local.decoded(as: entry.key)
+        let zoneID = (server ?? local).metadata?.zoneID
+        if let server {
             let update = try server.update(to: local)
             guard update.isEmptyUpdate else {
                 self = .operation(RecordOperation(saving: update), zoneID: zoneID)
