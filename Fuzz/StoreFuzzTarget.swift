@@ -137,18 +137,19 @@ private func frame(of payload: [UInt8], salt: UInt64) -> [UInt8] {
     return writer.bytes
 }
 
+/// A store of the journal `bytes`, written to `directory` and opened with `options`.
+private func open(_ bytes: [UInt8], in directory: MemoryDirectory, options: RecordStore.Options) throws -> RecordStore {
+    try directory.createFile(named: Journal.fileName).write(bytes, at: 0)
+    return try RecordStore(storeDirectory: directory, url: nil, options: options)
+}
+
 /// The `store` target: the journal that `recipe` describes, opened and used.
 private func fuzzJournal(_ recipe: [UInt8]) {
     let (bytes, options) = journal(from: recipe)
     let directory = MemoryDirectory(faults: nil)
-    do {
-        try directory.createFile(named: Journal.fileName).write(bytes, at: 0)
-    } catch {
-        failure("the journal could not be written to memory: \(error)")
-    }
     let store: RecordStore
     do {
-        store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+        store = try open(bytes, in: directory, options: options)
     } catch {
         expectStoreError(error, "opening")
         return
@@ -162,8 +163,7 @@ private func fuzzServerAnswers(_ json: Data) {
     let directory = MemoryDirectory(faults: nil)
     let store: RecordStore
     do {
-        try directory.createFile(named: Journal.fileName).write(owingJournal, at: 0)
-        store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+        store = try open(owingJournal, in: directory, options: RecordStore.Options())
     } catch {
         failure("the store to answer did not open: \(error)")
     }
@@ -217,17 +217,21 @@ private func fuzzOperations(_ program: [UInt8]) {
         return record
     }
     func title() -> String { String(repeating: "t", count: next()) }
+    // Saves a record, as the dictionary does; both refuse one without a name.
+    func save() throws {
+        let key = key()
+        let title = title()
+        do {
+            try store.save(record(key, title))
+            titles[key] = title
+        } catch RecordStoreError.unnamedRecord where key.recordName.isEmpty {}
+    }
 
     for step in 0..<64 where !program.isEmpty {
         do {
             switch next() % 10 {
             case 0, 1, 2:
-                let key = key()
-                let title = title()
-                do {
-                    try store.save(record(key, title))
-                    titles[key] = title
-                } catch RecordStoreError.unnamedRecord where key.recordName.isEmpty {}
+                try save()
             case 3:
                 let key = key()
                 try store.deleteRecord(for: key)
@@ -260,13 +264,9 @@ private func fuzzOperations(_ program: [UInt8]) {
                 } else {
                     faults.fail(.flush, times: 1, with: EIO)
                 }
-                let key = key()
-                let title = title()
                 do {
-                    try store.save(record(key, title))
-                    titles[key] = title
-                } catch RecordStoreError.fileSystem {
-                } catch RecordStoreError.unnamedRecord where key.recordName.isEmpty {}
+                    try save()
+                } catch RecordStoreError.fileSystem {}
                 faults.failWrites(with: nil)
                 faults.fail(.flush, times: 0, with: EIO)
             case 6:

@@ -136,7 +136,7 @@ struct DamageTests {
         }
     }
 
-    @Test("A server's deletion marker kept without a type, as stores before the key check kept it, reads")
+    @Test("A server's deletion marker, kept without a type as the server sends it, reads under its key's type")
     func untypedDeletionMarker() throws {
         let journal = Self.threeCommits
         var bytes = Array(journal.bytes.prefix(journal.ends[1]))

@@ -482,7 +482,7 @@ struct SyncTests {
         "A record deleted on the server while edited here is a conflict; while untouched, it is removed",
         arguments: ["Note", ""])
     func deletedOnServer(markerType: String) throws {
-        // The server leaves the type out of a deletion (""); the store keeps the marker as the
+        // The server leaves the type out of a deletion (""); the store reads the marker as the
         // record's own either way.
         let store = try RecordStore.inMemory()
         for name in ["kept", "edited", "accepted"] {

@@ -23,8 +23,8 @@ struct EncodedRecord: Hashable {
     /// compares them: a name in another Unicode normalisation is the same key). JSON that names
     /// another record can only be damage that its frame's checksum did not catch: it is an error,
     /// rather than a record that a save or a request would put in another's place. The one record
-    /// without a type is a server's deletion marker, which stores before this check kept as the
-    /// server sent it: it is read under its key's type.
+    /// without a type is a server's deletion marker, kept as the server sends it, without one: it
+    /// is read under its key's type.
     func decoded(as key: RecordKey) throws -> Record {
         var record = try RecordWireForm.record(from: json)
         if record.recordType.isEmpty, record.metadata?.deleted == true { record.recordType = key.recordType }

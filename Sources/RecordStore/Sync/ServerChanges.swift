@@ -128,13 +128,10 @@ enum ServerChanges {
         case .localOnly, .synced, .deletedLocally:
             return .remove
         case .pending, .sent, .conflict:
-            // Changed here, deleted there: the app decides. The server leaves the type out of a
-            // deletion; the marker is kept as the record's own, under its key.
+            // Changed here, deleted there: the app decides.
             var next = existing
-            var kept = marker
-            kept.recordType = existing.key.recordType
             next.status = .conflict
-            next.server = try EncodedRecord(kept)
+            next.server = try EncodedRecord(marker)
             return .replace(next)
         }
     }
