@@ -54,6 +54,20 @@ func noteRecord(_ name: String, title: String = "Title", zone: String? = nil) ->
     return record
 }
 
+/// The server's record of `record` after it saved it: a change tag, its zone.
+func serverCopy(of record: Record, tag: String) -> Record {
+    var saved = record
+    saved.metadata = RecordMetadata(changeTag: tag, zoneID: RecordZoneID(zoneName: RecordStore.defaultZone))
+    return saved
+}
+
+/// The server's record of a deletion: no fields, and no type, as CloudKit sends it.
+func deletionMarker(_ name: String, tag: String? = nil) -> Record {
+    var marker = Record(recordType: "", recordName: name)
+    marker.metadata = RecordMetadata(changeTag: tag, deleted: true)
+    return marker
+}
+
 /// The key of the "Note" record named `name`.
 func noteKey(_ name: String, zone: String = RecordStore.defaultZone) -> RecordKey {
     RecordKey(zone: zone, recordType: "Note", recordName: name)

@@ -6,13 +6,6 @@ import Testing
 
 @Suite("Sync state")
 struct SyncTests {
-    /// The server's record of `record` after it saved it: a change tag, its zone.
-    func serverCopy(of record: Record, tag: String) -> Record {
-        var saved = record
-        saved.metadata = RecordMetadata(changeTag: tag, zoneID: RecordZoneID(zoneName: RecordStore.defaultZone))
-        return saved
-    }
-
     /// The server's copy of `record` with the change tag `tag` (see `serverCopy(of:tag:)`), applied
     /// to `store` as fetched.
     @discardableResult

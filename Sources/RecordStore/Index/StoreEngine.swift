@@ -18,8 +18,9 @@ final class StoreEngine {
     private let compactionThreshold: Int
     /// What opening found: a cut tail, skipped frames.
     let openReport: Journal.OpenReport
-    /// The records in requests whose responses are not applied yet, as they were sent.
-    var sent: [RecordKey: EncodedRecord] = [:]
+    /// The records in requests whose responses are not applied yet, as the last request that
+    /// carried each one sent it.
+    var sent: [RecordKey: SentVersion] = [:]
     /// The frame that commits are written into, kept from one commit to the next.
     private var frame = FrameBuilder()
 

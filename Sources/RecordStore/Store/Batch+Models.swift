@@ -85,10 +85,12 @@ extension RecordStore.Batch {
         return updates.map { update in originals[update.recordName]?.applying(update) ?? update }
     }
 
-    /// The version of `record` that the server has, if the store knows it.
+    /// The version of `record` that the server has, if the store knows it. A record the server
+    /// deleted has none: a model saved over its deletion marker makes it anew.
     private func serverVersion(of record: Record, inZone zone: String) throws -> Record? {
         let key = RecordKey(zone: zone, recordType: record.recordType, recordName: record.recordName)
-        return try entry(for: key)?.serverVersion?.decoded(as: key)
+        guard let server = try entry(for: key)?.serverVersion?.decoded(as: key) else { return nil }
+        return server.metadata?.deleted == true ? nil : server
     }
 
     // MARK: Reading models

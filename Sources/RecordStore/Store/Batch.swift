@@ -129,7 +129,7 @@ extension RecordStore {
         /// Deletes the record of `key`; see ``RecordStore/deleteRecord(for:)``.
         public mutating func deleteRecord(for key: RecordKey) throws {
             guard let existing = try entry(for: key) else { return }
-            if let deleted = LocalChanges.deleting(existing) {
+            if let deleted = try LocalChanges.deleting(existing) {
                 stage(deleted)
             } else {
                 stageRemoval(of: key)

@@ -318,6 +318,10 @@ public final class RecordStore: @unchecked Sendable {
 
     /// Deletes the record of `key`: removed at once if the server never had it, else kept as
     /// ``SyncStatus/deletedLocally`` until the delete is sent.
+    ///
+    /// A record in ``SyncStatus/conflict`` whose server version is known is deleted with that
+    /// version's change tag, which resolves the conflict (or removed, when the server deleted it
+    /// too); before the server's version is known, it stays in conflict, hidden.
     public func deleteRecord(for key: RecordKey) throws {
         try withBatch { try $0.deleteRecord(for: key) }
     }

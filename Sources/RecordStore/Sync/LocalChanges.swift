@@ -47,8 +47,14 @@ enum LocalChanges {
                 entry.lastError = existing.lastError
                 return entry
             }
-            // The server deleted the record: the edit makes it again, as a new record.
-            entry.server = try server.decoded(as: entry.key).metadata?.deleted == true ? nil : server
+            guard try server.decoded(as: entry.key).metadata?.deleted == true else {
+                entry.server = server
+                return entry
+            }
+            // The server deleted the record: the edit makes it again, as a new record, without the
+            // change tag of the version it was made from.
+            entry.local = try EncodedRecord(record.decoded(as: entry.key).withoutChangeTag())
+            entry.wasOffered = false
         }
         return entry
     }
@@ -57,7 +63,11 @@ enum LocalChanges {
     /// to tell the server: a record it never had is simply removed. A record a request carried
     /// may be on the server even when its response never came (the app was stopped, the store
     /// reopened): its delete is sent all the same, and the server's `NOT_FOUND` for it removes it.
-    static func deleting(_ existing: RecordEntry) -> RecordEntry? {
+    ///
+    /// Deleting a record in conflict resolves the conflict, as saving one does, once the server's
+    /// version is known: the delete goes with that version's change tag, or, when the server
+    /// deleted the record too, nothing is left to send.
+    static func deleting(_ existing: RecordEntry) throws -> RecordEntry? {
         var entry = existing
         entry.isDeletion = true
         entry.lastError = nil
@@ -77,7 +87,9 @@ enum LocalChanges {
         case .deletedLocally:
             return existing
         case .conflict:
-            entry.status = .conflict
+            guard let server = existing.server else { break }
+            if try server.decoded(as: existing.key).metadata?.deleted == true { return nil }
+            entry.status = .deletedLocally
         }
         return entry
     }

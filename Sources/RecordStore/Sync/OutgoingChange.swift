@@ -7,7 +7,9 @@ import RecordCodable
 ///   `forceDelete` when none is known).
 /// - An edit of a record the server has is an `update` of what changed since the server's
 ///   version, with its change tag; an edit that changed nothing after all is not sent, and the
-///   record is synced again.
+///   record is synced again — unless a request still out may have changed the server's version
+///   (the app edited the record, sent it, and changed it back): then the whole local version goes,
+///   with the change tag it was made from, for the server to refuse if that request reached it.
 /// - A record the server never had is a `create` (an `update`, when it carries a change tag).
 enum OutgoingChange {
     /// The operation that sends the change, and the zone the record names, if it names one.
@@ -15,7 +17,10 @@ enum OutgoingChange {
     /// Nothing to send: the record's entry, synced.
     case unchanged(RecordEntry)
 
-    init(of entry: RecordEntry) throws {
+    /// - Parameters:
+    ///   - entry: The record's entry, owed to the server.
+    ///   - mayHaveChangedServer: Whether a request that carried the record is still unanswered.
+    init(of entry: RecordEntry, mayHaveChangedServer: Bool) throws {
         let server = try entry.server?.decoded(as: entry.key)
         if entry.isDeletion {
             // Only the change tag is needed: the server's version's when it has one, so that a
@@ -34,6 +39,10 @@ enum OutgoingChange {
             let update = try server.update(to: local)
             guard update.isEmptyUpdate else {
                 self = .operation(RecordOperation(saving: update), zoneID: zoneID)
+                return
+            }
+            guard !mayHaveChangedServer else {
+                self = .operation(RecordOperation(saving: local.withServerMetadata(of: server)), zoneID: zoneID)
                 return
             }
             var synced = entry

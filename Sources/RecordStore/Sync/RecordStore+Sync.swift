@@ -26,7 +26,9 @@ extension RecordStore {
     /// fields that changed only, with the server's change tag (made as
     /// `RecordEncoder.encode(_:updating:)` makes it, so nothing the app did not change is
     /// sent); a local deletion is a `delete` with the change tag. An edit that changed nothing
-    /// after all is not sent: the record is marked synced.
+    /// after all is not sent: the record is marked synced — unless a request that carried another
+    /// version is still unanswered, when the record goes whole with the change tag it was made
+    /// from, for the server to refuse if that request changed it.
     ///
     /// ```swift
     /// for request in try store.modifyRequests() {
@@ -44,7 +46,7 @@ extension RecordStore {
     /// - Returns: The requests, by zone; none when nothing is owed.
     public func modifyRequests(maximumOperations: Int = 200) throws -> [RecordsModifyRequest] {
         try withEngine { engine in
-            var sent: [(key: RecordKey, record: EncodedRecord)] = []
+            var sent: [(key: RecordKey, version: SentVersion)] = []
             let requests = try commitBatch(on: engine) { batch in
                 var operationsByZone: [String: [RecordOperation]] = [:]
                 var zoneIDs: [String: RecordZoneID] = [:]
@@ -54,7 +56,7 @@ extension RecordStore {
                 var named: Set<[String]> = []
                 for key in owed where named.insert([key.zone, key.recordName]).inserted {
                     guard var entry = try batch.entry(for: key) else { continue }
-                    switch try OutgoingChange(of: entry) {
+                    switch try OutgoingChange(of: entry, mayHaveChangedServer: engine.sent[key] != nil) {
                     case .unchanged(let synced):
                         batch.stage(synced)
                     case .operation(let operation, let zoneID):
@@ -66,7 +68,9 @@ extension RecordStore {
                             batch.stage(entry)
                         }
                         // A deletion stays deletedLocally while it is sent: it hides the record.
-                        if !entry.isDeletion { sent.append((key, entry.local)) }
+                        if !entry.isDeletion {
+                            sent.append((key, SentVersion(operation: operation.record, version: entry.local)))
+                        }
                     }
                 }
                 return operationsByZone.keys.sorted().flatMap { zone in
@@ -75,9 +79,9 @@ extension RecordStore {
                         maximumOperations: maximumOperations)
                 }
             }
-            for (key, record) in sent {
+            for (key, version) in sent {
                 engine.setStatus(.sent, for: key)
-                engine.sent[key] = record
+                engine.sent[key] = version
             }
             return requests
         }
@@ -88,7 +92,10 @@ extension RecordStore {
     ///
     /// A record the server saved is ``SyncStatus/synced`` with its new change tag (or stays
     /// pending with that tag, when the app changed it again meanwhile); a deleted record is
-    /// gone. A conflict (`CONFLICT` or `SERVER_RECORD_CHANGED`) keeps the local version and
+    /// gone. The answer to an older request than the last one that carried a record — it was
+    /// sent again, or the store reopened, before the answer came — makes what that request sent
+    /// the server's version, for the next request to update; a response applied twice changes
+    /// nothing the second time. A conflict (`CONFLICT` or `SERVER_RECORD_CHANGED`) keeps the local version and
     /// marks the record ``SyncStatus/conflict``; any other error, retryable or not, leaves it
     /// pending with the error in ``StoredRecord/lastError``.
     ///
@@ -107,7 +114,15 @@ extension RecordStore {
                     let name = operation.record.recordName
                     for key in batch.keys(named: name, recordType: operation.record.recordType, inZone: zone) {
                         guard let entry = try batch.entry(for: key) else { continue }
-                        let sent = engine.sent.removeValue(forKey: key) ?? entry.local
+                        // The version sent, when this is the answer to the last request that
+                        // carried the record; not to an older one (sent again since, or before
+                        // the store was reopened).
+                        let latest = engine.sent[key].flatMap { sent in
+                            sent.operation == operation.record ? sent.version : nil
+                        }
+                        if latest != nil, let result = results[name], result.unreadable == nil {
+                            engine.sent[key] = nil
+                        }
                         let change: ServerChanges.Outcome
                         switch results[name] {
                         case .success(let record)
@@ -115,7 +130,7 @@ extension RecordStore {
                             change = try ServerChanges.deleted(entry: entry)
                             outcome.deleted.append(key)
                         case .success(let record):
-                            change = try ServerChanges.saved(record, sent: sent, entry: entry)
+                            change = try ServerChanges.saved(record, by: operation.record, latest: latest, entry: entry)
                             outcome.saved.append(key)
                         case .failure(let error)
                         where operation.operationType.isDeleting && error.serverErrorCode == .notFound:

@@ -16,26 +16,43 @@ enum ServerChanges {
 
     // MARK: The response to a save or a delete
 
-    /// The record's entry once the server saved `sent` — the version the request carried — as
-    /// `saved`.
-    static func saved(_ saved: Record, sent: EncodedRecord, entry: RecordEntry) throws -> Outcome {
-        let confirmed = try EncodedRecord(sent.decoded(as: entry.key).withServerMetadata(of: saved))
+    /// The record's entry once the server saved, as `saved`, the operation's record `operation`.
+    ///
+    /// `latest` is the whole local version that `operation` sent, when it is the last request
+    /// that carried the record: unchanged since, the record is synced. Otherwise the version the
+    /// server now has is worked out from the operation — a create's record, or an update applied
+    /// to the version it was made from — and becomes the server's version, which the next request
+    /// updates; when neither can tell it, the record is in conflict, for the app to look the
+    /// server's version up.
+    static func saved(_ saved: Record, by operation: Record, latest: EncodedRecord?, entry: RecordEntry) throws
+        -> Outcome
+    {
+        guard [.pending, .sent, .deletedLocally].contains(entry.status) else { return .keep }
+        let server = try entry.server?.decoded(as: entry.key)
+        // Applied already: the store knows the version the answer gives.
+        if let tag = saved.metadata?.changeTag, tag == server?.metadata?.changeTag { return .keep }
         var next = entry
         next.lastError = nil
-        switch entry.status {
-        case .sent:
-            // Unchanged since it was sent: the server has it as it is here.
+        if let latest, entry.status == .sent {
             next.status = .synced
-            next.local = confirmed
+            next.local = try EncodedRecord(latest.decoded(as: entry.key).withServerMetadata(of: saved))
             next.server = nil
-        case .pending, .deletedLocally:
-            // Changed or deleted since: the version sent is now the server's, which the next
-            // request updates.
-            next.server = confirmed
-        case .localOnly, .synced, .conflict:
-            return .keep
+        } else if let confirmed = try latest?.decoded(as: entry.key) ?? savedVersion(of: operation, over: server) {
+            next.server = try EncodedRecord(confirmed.withServerMetadata(of: saved))
+        } else {
+            next.status = .conflict
+            next.server = nil
         }
         return .replace(next)
+    }
+
+    /// The whole record the server has after it saved `operation`: a create's record itself, or
+    /// an update applied to `server`, the version it was made from; `nil` when the store no
+    /// longer knows that version.
+    private static func savedVersion(of operation: Record, over server: Record?) -> Record? {
+        guard let tag = operation.metadata?.changeTag else { return operation }
+        guard let server, server.metadata?.changeTag == tag else { return nil }
+        return server.applying(operation)
     }
 
     /// The record's entry once the server deleted it (or found it already deleted).
@@ -52,6 +69,9 @@ enum ServerChanges {
 
     /// The record's entry once the server refused the operation with `error`.
     static func refused(with error: RecordServerError, entry: RecordEntry) -> Outcome {
+        // A record that is not owed to the server has moved on since the request: the answer is
+        // to an older request, or applied twice.
+        guard [.pending, .sent, .deletedLocally].contains(entry.status) else { return .keep }
         var next = entry
         next.lastError = error
         if error.isConflict {
@@ -105,18 +125,18 @@ enum ServerChanges {
                 return .keep
             }
             let local = try existing.local.decoded(as: existing.key)
-            if !existing.isDeletion, try fetched.update(to: local).isEmptyUpdate {
-                // The server has what the app has: nothing is in conflict.
-                var next = existing
-                next.status = .synced
-                next.local = try EncodedRecord(local.withServerMetadata(of: fetched))
-                next.server = nil
-                next.lastError = nil
-                return .replace(next)
-            }
             var next = existing
-            next.status = .conflict
-            next.server = try EncodedRecord(fetched)
+            if try fetched.update(to: local).isEmptyUpdate {
+                // The server has what the app has, or had when the app deleted it: nothing is in
+                // conflict, and a delete goes with the fetched version's change tag.
+                next.status = existing.isDeletion ? .deletedLocally : .synced
+                next.local = try EncodedRecord(local.withServerMetadata(of: fetched))
+                next.server = existing.isDeletion ? try EncodedRecord(fetched) : nil
+                next.lastError = nil
+            } else {
+                next.status = .conflict
+                next.server = try EncodedRecord(fetched)
+            }
             return .replace(next)
         }
     }
@@ -124,6 +144,8 @@ enum ServerChanges {
     /// The entry once the server says the record is deleted: `marker` is the server's record
     /// of the deletion.
     static func deletedOnServer(_ marker: Record, existing: RecordEntry) throws -> Outcome {
+        // Deleted on both sides: nothing is left to decide.
+        if existing.isDeletion { return .remove }
         switch existing.status {
         case .localOnly, .synced, .deletedLocally:
             return .remove

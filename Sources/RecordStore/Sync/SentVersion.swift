@@ -1,0 +1,15 @@
+import RecordCodable
+
+/// A record as the last `records/modify` request that carried it sent it: kept by the store's
+/// engine, in memory only, until the answer to that request is applied.
+///
+/// The operation's record tells that request's answer from the answer to an older request that
+/// carried the record too (it was sent again before the first answer came): only the last
+/// request's success confirms the local version, and only while a request is out may the server's
+/// version have changed without the store knowing.
+struct SentVersion {
+    /// The record of the operation that sent it, as the request holds it.
+    var operation: Record
+    /// The whole local version it sent: an update's operation holds only what changed.
+    var version: EncodedRecord
+}

@@ -1,0 +1,297 @@
+import Foundation
+import RecordCodable
+import Testing
+
+@testable import RecordStoreKit
+
+/// The sync cycle on a flaky network: answers that come late, twice, after a reopening or after
+/// the app changed its mind, and conflicts resolved by deleting.
+@Suite("Crossed answers and conflicts")
+struct CrossedAnswersTests {
+    func stored(_ store: RecordStore, _ name: String) throws -> StoredRecord? {
+        try store.storedRecord(for: noteKey(name))
+    }
+
+    /// A store, in memory or in `directory`, with "N1" synced as "Base", change tag t1.
+    func syncedStore(at directory: URL? = nil) throws -> RecordStore {
+        let store = try directory.map { try RecordStore(directory: $0) } ?? RecordStore.inMemory()
+        try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "Base"), tag: "t1"))])
+        return store
+    }
+
+    func saved(_ record: Record, tag: String) -> RecordsModifyResponse {
+        RecordsModifyResponse(records: [.success(serverCopy(of: record, tag: tag))])
+    }
+
+    func conflict(_ name: String) -> RecordsModifyResponse {
+        let error = RecordServerError(recordName: name, serverErrorCode: .serverRecordChanged)
+        return RecordsModifyResponse(records: [.failure(error)])
+    }
+
+    // MARK: Late answers
+
+    @Test("The answer to an older request confirms what that request sent, not an edit sent after it")
+    func lateAnswerOfOlderRequest() throws {
+        let store = try RecordStore.inMemory()
+        try store.save(noteRecord("N1", title: "First"))
+        let first = try #require(try store.modifyRequests().first)
+        try store.save(noteRecord("N1", title: "Second"))
+        let second = try #require(try store.modifyRequests().first)
+        #expect(second.operations.first?.record["title"] == .string("Second"))
+
+        // The server saved the first request; the second one's answer is lost.
+        try store.apply(saved(noteRecord("N1", title: "First"), tag: "t1"), for: first)
+        let record = try #require(try stored(store, "N1"))
+        #expect(record.status == .sent)
+        #expect(record.record["title"] == .string("Second"))
+        #expect(record.serverRecord?["title"] == .string("First"))
+        #expect(record.serverRecord?.metadata?.changeTag == "t1")
+
+        // Sent again, it is an update of what the server saved.
+        let again = try #require(try store.modifyRequests().first?.operations.first)
+        #expect(again.operationType == .update)
+        #expect(again.record.metadata?.changeTag == "t1")
+        #expect(again.record.fields == ["title": .string("Second")])
+        // The server's version, fetched, is the one the edit was made from: nothing is lost.
+        try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "First"), tag: "t1"))])
+        #expect(try store.record(for: noteKey("N1"))?["title"] == .string("Second"))
+    }
+
+    @Test("The answer to the last request confirms the record even after an older one's came")
+    func latestAnswerAfterOlderOne() throws {
+        let store = try RecordStore.inMemory()
+        try store.save(noteRecord("N1", title: "First"))
+        let first = try #require(try store.modifyRequests().first)
+        try store.save(noteRecord("N1", title: "Second"))
+        _ = try store.modifyRequests()
+        try store.apply(saved(noteRecord("N1", title: "First"), tag: "t1"), for: first)
+        let update = try #require(try store.modifyRequests().first)
+        try store.apply(saved(noteRecord("N1", title: "Second"), tag: "t2"), for: update)
+        let record = try #require(try stored(store, "N1"))
+        #expect(record.status == .synced)
+        #expect(record.record["title"] == .string("Second"))
+        #expect(record.record.metadata?.changeTag == "t2")
+        // The older answer, applied again now, changes nothing.
+        try store.apply(saved(noteRecord("N1", title: "First"), tag: "t1"), for: first)
+        #expect(try stored(store, "N1") == record)
+    }
+
+    @Test(
+        "An answer applied after a reopening confirms what its request sent: an edit made since goes out as an update",
+        arguments: [false, true])
+    func answerAfterReopening(editedSince: Bool) throws {
+        try withStoreDirectory { directory in
+            let request: RecordsModifyRequest
+            do {
+                let store = try RecordStore(directory: directory)
+                try store.save(noteRecord("N1", title: "First"))
+                request = try #require(try store.modifyRequests().first)
+                if editedSince { try store.save(noteRecord("N1", title: "Second")) }
+            }
+            let store = try RecordStore(directory: directory)
+            try store.apply(saved(noteRecord("N1", title: "First"), tag: "t1"), for: request)
+            guard editedSince else {
+                #expect(try store.modifyRequests().isEmpty)
+                let record = try #require(try stored(store, "N1"))
+                #expect(record.status == .synced)
+                #expect(record.record.metadata?.changeTag == "t1")
+                return
+            }
+            #expect(try stored(store, "N1")?.status == .pending)
+            let operation = try #require(try store.modifyRequests().first?.operations.first)
+            #expect(operation.operationType == .update)
+            #expect(operation.record.metadata?.changeTag == "t1")
+            #expect(operation.record.fields == ["title": .string("Second")])
+        }
+    }
+
+    @Test("An update's late answer, after a reopening, is applied to the version the update was made from")
+    func updateAnswerAfterReopening() throws {
+        try withStoreDirectory { directory in
+            let request: RecordsModifyRequest
+            do {
+                let store = try syncedStore(at: directory)
+                var edit = noteRecord("N1", title: "Edit")
+                edit["body"] = .string("Kept")
+                try store.save(edit)
+                request = try #require(try store.modifyRequests().first)
+                try store.save(noteRecord("N1", title: "Later"))
+            }
+            let store = try RecordStore(directory: directory)
+            try store.apply(saved(noteRecord("N1", title: "Edit"), tag: "t2"), for: request)
+            let record = try #require(try stored(store, "N1"))
+            #expect(record.serverRecord?.fields == ["title": .string("Edit"), "body": .string("Kept")])
+            #expect(record.serverRecord?.metadata?.changeTag == "t2")
+            let operation = try #require(try store.modifyRequests().first?.operations.first)
+            #expect(operation.record.metadata?.changeTag == "t2")
+            #expect(operation.record.fields == ["title": .string("Later")])
+            #expect(operation.record.clearedFields == ["body"])
+        }
+    }
+
+    @Test("A saved answer to an update of a version the store does not know is a conflict, to be looked up")
+    func answerOfUnknownBase() throws {
+        let store = try syncedStore()
+        try store.save(noteRecord("N1", title: "Edit"))
+        // A request the store did not build: an update made from another version, t9.
+        var update = noteRecord("N1", title: "Edit")
+        update.metadata = RecordMetadata(changeTag: "t9")
+        let request = RecordsModifyRequest(operations: [RecordOperation(.update, record: update)])
+        try store.apply(saved(noteRecord("N1", title: "Edit"), tag: "t10"), for: request)
+        let record = try #require(try stored(store, "N1"))
+        #expect(record.status == .conflict)
+        #expect(record.serverRecord == nil)
+        #expect(try store.conflictLookupRequests().first?.recordNames == ["N1"])
+    }
+
+    @Test("A saved answer applied twice, after an edit, changes nothing the second time")
+    func savedAnswerTwiceAfterEdit() throws {
+        let store = try syncedStore()
+        try store.save(noteRecord("N1", title: "Edit"))
+        let request = try #require(try store.modifyRequests().first)
+        try store.save(noteRecord("N1", title: "Later"))
+        let response = saved(noteRecord("N1", title: "Edit"), tag: "t2")
+        try store.apply(response, for: request)
+        let record = try stored(store, "N1")
+        #expect(record?.status == .pending)
+        #expect(record?.serverRecord?["title"] == .string("Edit"))
+        try store.apply(response, for: request)
+        #expect(try stored(store, "N1") == record)
+    }
+
+    // MARK: Changing one's mind while a request is out
+
+    @Test("An edit undone while its update is out is sent whole, with the old change tag, for the server to judge")
+    func revertWhileSent() throws {
+        let store = try syncedStore()
+        try store.save(noteRecord("N1", title: "Edit"))
+        _ = try #require(try store.modifyRequests().first)  // reaches the server; its answer is lost
+        try store.save(noteRecord("N1", title: "Base"))
+        let operation = try #require(try store.modifyRequests().first?.operations.first)
+        #expect(operation.operationType == .update)
+        #expect(operation.record.metadata?.changeTag == "t1")
+        #expect(operation.record.fields == ["title": .string("Base")])
+        // The server has the edit: it refuses the old tag, and the undo is kept, in conflict.
+        let request = try #require(try store.modifyRequests().first)
+        try store.apply(conflict("N1"), for: request)
+        try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "Edit"), tag: "t2"))])
+        let record = try #require(try stored(store, "N1"))
+        #expect(record.status == .conflict)
+        #expect(record.record["title"] == .string("Base"))
+        #expect(record.serverRecord?["title"] == .string("Edit"))
+    }
+
+    @Test("An edit undone with no request out is not sent: the record is synced again")
+    func revertWithNothingOut() throws {
+        let store = try syncedStore()
+        try store.save(noteRecord("N1", title: "Edit"))
+        try store.save(noteRecord("N1", title: "Base"))
+        #expect(try store.modifyRequests().isEmpty)
+        #expect(try stored(store, "N1")?.status == .synced)
+    }
+
+    // MARK: Conflict answers
+
+    @Test("A conflict answer for a record that has moved on since — synced, or already in conflict — changes nothing")
+    func staleConflictAnswers() throws {
+        let store = try RecordStore.inMemory()
+        try store.save(noteRecord("N1", title: "First"))
+        let request = try #require(try store.modifyRequests().first)
+        try store.apply(saved(noteRecord("N1", title: "First"), tag: "t1"), for: request)
+        let synced = try stored(store, "N1")
+        try store.apply(conflict("N1"), for: request)
+        #expect(try stored(store, "N1") == synced)
+
+        let other = try syncedStore()
+        try other.save(noteRecord("N1", title: "Mine"))
+        let update = try #require(try other.modifyRequests().first)
+        try other.apply(conflict("N1"), for: update)
+        try other.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "Theirs"), tag: "t2"))])
+        let inConflict = try stored(other, "N1")
+        #expect(inConflict?.serverRecord?["title"] == .string("Theirs"))
+        try other.apply(conflict("N1"), for: update)
+        #expect(try stored(other, "N1") == inConflict)
+    }
+
+    // MARK: Deletions
+
+    @Test("The version a deletion was made from, fetched back, is no conflict: the delete goes with its tag")
+    func deletedVersionFetchedBack() throws {
+        let store = try RecordStore.inMemory()
+        try store.save(noteRecord("N1", title: "First"))
+        _ = try #require(try store.modifyRequests().first)  // created on the server; its answer is lost
+        try store.deleteRecord(for: noteKey("N1"))
+        try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "First"), tag: "t1"))])
+        #expect(try stored(store, "N1")?.status == .deletedLocally)
+        #expect(try store.record(for: noteKey("N1")) == nil)
+        let operation = try #require(try store.modifyRequests().first?.operations.first)
+        #expect(operation.operationType == .delete)
+        #expect(operation.record.metadata?.changeTag == "t1")
+    }
+
+    @Test("A record deleted here and on the server is gone, whether it was in conflict or not")
+    func deletedOnBothSides() throws {
+        let store = try syncedStore()
+        try store.deleteRecord(for: noteKey("N1"))
+        let request = try #require(try store.modifyRequests().first)
+        try store.apply(conflict("N1"), for: request)
+        #expect(try stored(store, "N1")?.status == .conflict)
+        try store.applyFetched([.success(deletionMarker("N1"))])
+        #expect(try stored(store, "N1") == nil)
+    }
+
+    @Test("Deleting a record in conflict, once the server's version is known, sends a delete with its tag")
+    func deleteResolvesConflict() throws {
+        let store = try syncedStore()
+        try store.save(noteRecord("N1", title: "Mine"))
+        let request = try #require(try store.modifyRequests().first)
+        try store.apply(conflict("N1"), for: request)
+        // Before the server's version is known, a deletion leaves the conflict as it is.
+        try store.deleteRecord(for: noteKey("N1"))
+        #expect(try stored(store, "N1")?.status == .conflict)
+        try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "Theirs"), tag: "t2"))])
+        try store.deleteRecord(for: noteKey("N1"))
+        #expect(try stored(store, "N1")?.status == .deletedLocally)
+        let operation = try #require(try store.modifyRequests().first?.operations.first)
+        #expect(operation.operationType == .delete)
+        #expect(operation.record.metadata?.changeTag == "t2")
+    }
+
+    @Test("Deleting a record in conflict with the server's deletion removes it: nothing is left to send")
+    func deleteOverServerDeletion() throws {
+        let store = try syncedStore()
+        try store.save(noteRecord("N1", title: "Mine"))
+        try store.applyFetched([.success(deletionMarker("N1", tag: "t2"))])
+        #expect(try stored(store, "N1")?.status == .conflict)
+        try store.deleteRecord(for: noteKey("N1"))
+        #expect(try stored(store, "N1") == nil)
+        #expect(try store.modifyRequests().isEmpty)
+    }
+
+    @Test("A record saved, or a model parked, over the server's deletion is created anew, without the old tag")
+    func savedOverServerDeletion() throws {
+        let store = try syncedStore()
+        var edited = try #require(try store.record(for: noteKey("N1")))
+        edited["title"] = .string("Mine")
+        try store.save(edited)
+        try store.applyFetched([.success(deletionMarker("N1"))])
+        let conflict = try #require(try stored(store, "N1"))
+        #expect(conflict.record.metadata?.changeTag == "t1")
+        try store.save(conflict.record)
+        var operation = try #require(try store.modifyRequests().first?.operations.first)
+        #expect(operation.operationType == .create)
+        #expect(operation.record.metadata?.changeTag == nil)
+
+        let models = try RecordStore.inMemory()
+        try models.park(Note(id: "N1", title: "Base"))
+        let request = try #require(try models.modifyRequests().first)
+        try models.apply(saved(request.operations[0].record, tag: "t1"), for: request)
+        try models.park(Note(id: "N1", title: "Mine"))
+        try models.applyFetched([.success(deletionMarker("N1", tag: "t2"))])
+        try models.park(Note(id: "N1", title: "Mine again"))
+        operation = try #require(try models.modifyRequests().first?.operations.first)
+        #expect(operation.operationType == .create)
+        #expect(operation.record["title"] == .string("Mine again"))
+        #expect(operation.record.metadata?.deleted != true)
+    }
+}
