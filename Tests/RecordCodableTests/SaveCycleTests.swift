@@ -402,6 +402,77 @@ struct SaveCycleTests {
         #expect(request.operations.map(\.operationType) == [.update, .update, .update])
     }
 
+    struct Draft: Codable, Equatable {
+        var id: String
+        var title: String
+        var editor: Author?
+    }
+
+    /// A draft as the server sends it, linked to its editor with DELETE_SELF, in a custom zone,
+    /// and the editor's record.
+    static func fetchedDraft() -> (draft: Record, editor: Record) {
+        let zone = RecordZoneID(zoneName: "Blog", ownerRecordName: "_owner")
+        let link = RecordReference(recordName: "A1", action: .deleteSelf, zoneID: zone)
+        let draft = Record(
+            recordType: "Draft", recordName: "D1", fields: ["title": .string("T"), "editor": .reference(link)],
+            metadata: RecordMetadata(changeTag: "d1", zoneID: zone))
+        let editor = Record(
+            recordType: "Author", recordName: "A1", fields: ["name": .string("Ada")],
+            metadata: RecordMetadata(changeTag: "a1", zoneID: zone))
+        return (draft, editor)
+    }
+
+    @Test("An optional link whose record an update is not given stays as the server has it while the model keeps it")
+    func unreadOptionalLinkKept() throws {
+        let (fetched, editor) = Self.fetchedDraft()
+        var draft = try RecordDecoder().decode(Draft.self, from: fetched, linkedRecords: [editor])
+        draft.title = "New title"
+        // The encoder writes its own action and zone; the server's DELETE_SELF link is not sent over.
+        #expect(try RecordEncoder().encode(draft, updating: fetched).fields == ["title": .string("New title")])
+        #expect(try RecordsModifyRequest(saving: [draft], updating: [fetched]).operations.count == 1)
+
+        draft.editor = Author(id: "A2", name: "Grace")
+        let update = try RecordEncoder().encode(draft, updating: fetched)
+        #expect(update.fields["editor"] == .reference(RecordReference(recordName: "A2")))
+    }
+
+    @Test("A model that writes no link where the original links a record the update was not given is an error")
+    func unreadOptionalLinkRemoved() throws {
+        let (fetched, editor) = Self.fetchedDraft()
+        var draft = try RecordDecoder().decode(Draft.self, from: fetched, linkedRecords: [editor])
+        draft.editor = nil
+        // Removed, or never read: the update cannot tell, and clearing it or leaving it would be a guess.
+        let error = expectEncodingError(at: "editor") { _ = try RecordEncoder().encode(draft, updating: fetched) }
+        #expect(error?.context?.debugDescription.contains("encodeGraph(_:updating:linkedOriginals:)") == true)
+        expectEncodingError(at: "editor") { _ = try RecordsModifyRequest(saving: [draft], updating: [fetched]) }
+        // Given the linked record, the update tells: the link was removed.
+        let records = try RecordEncoder().encodeGraph(draft, updating: fetched, linkedOriginals: [editor])
+        #expect(records.map(\.recordName) == ["D1"])
+        #expect(records[0].clearedFields == ["editor"])
+        #expect(records[0].fields.isEmpty)
+    }
+
+    @Test("New models saved beside updates go to the originals' zone, whether or not the others changed")
+    func newModelsTakeTheOriginalsZone() throws {
+        let fetched = try Self.fetched()
+        var edited = try RecordDecoder().decode(Note.self, from: fetched)
+        let new = Note(id: "N9", title: "New", color: .red)
+        for title in [edited.title, "Edited"] {
+            edited.title = title
+            let request = try RecordsModifyRequest(saving: [edited, new], updating: [fetched])
+            #expect(request.zoneID == RecordZoneID(zoneName: "Notes", ownerRecordName: "_o"))
+            #expect(request.operations.last?.record.recordName == "N9")
+        }
+        // Originals of two zones leave the zone to the records sent, which must share one.
+        var other = try Self.fetched()
+        other.recordName = "N2"
+        other.metadata?.zoneID = RecordZoneID(zoneName: "Other")
+        let unchanged = try RecordDecoder().decode(Note.self, from: other)
+        let original = try RecordDecoder().decode(Note.self, from: fetched)
+        let mixed = try RecordsModifyRequest(saving: [original, unchanged, new], updating: [fetched, other])
+        #expect(mixed.zoneID == nil)
+    }
+
     @Test("A request that saves edited models updates the changed ones, skips the unchanged, creates the new")
     func requestOfEdits() throws {
         let fetched = try Self.fetched()

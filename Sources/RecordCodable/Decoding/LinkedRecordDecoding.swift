@@ -28,7 +28,12 @@ extension RecordDecoder {
     public func decode<T: Decodable>(_ type: T.Type, from record: Record, linkedRecords: some Sequence<Record>) throws
         -> T
     {
-        let graph = GraphDecoding(records: linkedRecords)
+        try decode(type, from: record, in: GraphDecoding(records: linkedRecords))
+    }
+
+    /// Decodes a model from its record and the linked records that `graph` holds, which is left
+    /// with what the decoding found (see ``GraphDecoding/unreadLinks``).
+    func decode<T: Decodable>(_ type: T.Type, from record: Record, in graph: GraphDecoding) throws -> T {
         graph.begin(record.recordName)
         let engine = RecordDecodingEngine(record: record, options: self, graph: graph)
         defer { engine.finish() }
@@ -43,6 +48,10 @@ final class GraphDecoding {
     private let records: [String: Record]
     private var decoded: [String: Any] = [:]
     private var inProgress: Set<String> = []
+    /// For each record decoded, by name, the names of the records that its optional linked
+    /// properties link to but that were not given, which they read as `nil`. An update made from
+    /// such a model cannot tell an untouched link from a removed one (see `RecordUpdate`).
+    var unreadLinks: [String: Set<String>] = [:]
 
     init(records: some Sequence<Record>) {
         self.records = Dictionary(records.map { ($0.recordName, $0) }, uniquingKeysWith: { _, last in last })
@@ -123,6 +132,13 @@ extension RecordDecodingEngine {
     func isMissingLinkedRecord(_ value: RecordValue) -> Bool {
         guard case .reference(let reference) = value else { return false }
         return graph?.record(named: reference.recordName) == nil
+    }
+
+    /// Notes that an optional linked property read `value`, a reference to a record that was not
+    /// given, as `nil`: see ``GraphDecoding/unreadLinks``.
+    func noteUnreadLink(_ value: RecordValue) {
+        guard case .reference(let reference) = value else { return }
+        graph?.unreadLinks[record.recordName, default: []].insert(reference.recordName)
     }
 }
 

@@ -136,7 +136,10 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
         if engine.isIdentifier(named: name) { return engine.hasName ? try identifier(as: type, forKey: key) : nil }
         guard let value = engine.field(named: name) else { return nil }
         // An optional linked model whose record was not given is nil.
-        if engine.isMissingLinkedRecord(value), T.self is any LinkedRecord.Type { return nil }
+        if engine.isMissingLinkedRecord(value), T.self is any LinkedRecord.Type {
+            engine.noteUnreadLink(value)
+            return nil
+        }
         return try engine.decodeField(type, from: value, at: .field(named: name))
     }
 

@@ -33,6 +33,14 @@ extension RecordEncoder {
     /// if update.fields.isEmpty && update.clearedFields.isEmpty { return }
     /// ```
     ///
+    /// An optional ``LinkedRecord`` property reads the original without the record it links to,
+    /// as `nil`. While the edited model still links to the same record, the field is no change,
+    /// and the server's reference (its action, its zone) stays as it is; a link to another record
+    /// is sent. A model that links to nothing there is an error: it may have been decoded without
+    /// the linked record, or had its link removed, and only
+    /// ``encodeGraph(_:updating:linkedOriginals:)``, given the records the model was decoded with,
+    /// can tell which.
+    ///
     /// - Parameters:
     ///   - value: The edited model.
     ///   - original: The record the model was decoded from, as the server sent it.
@@ -41,11 +49,13 @@ extension RecordEncoder {
     /// - Throws: What ``encode(_:)`` throws; `EncodingError.invalidValue` when `original` has no
     ///   change tag (the server has not saved it: there is nothing to update, so encode the model
     ///   whole), when the model cannot read `original` (its `DecodingError` is the underlying
-    ///   error), or when the model's identifier names another record.
+    ///   error), when the model's identifier names another record, or when it writes no link where
+    ///   the original links to a record it was not given (see above), at that field.
     public func encode<T: Codable>(_ value: T, updating original: Record) throws -> Record {
         let edited = try encode(value)
-        let baseline = try encode(readBack(type(of: value), from: original, linkedRecords: [] as [Record]))
-        return try RecordUpdate(original: original, baseline: baseline).update(to: edited, of: value)
+        let graph = GraphDecoding(records: [] as [Record])
+        let baseline = try encode(readBack(type(of: value), from: original, in: graph))
+        return try RecordUpdate(original: original, baseline: baseline, graph: graph).update(to: edited, of: value)
     }
 
     /// Encodes an edited model and the models it links to as updates of the records they were
@@ -77,17 +87,21 @@ extension RecordEncoder {
         let originals = Dictionary(
             ([original] + Array(linkedOriginals)).map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
         let edited = try encodeGraph(value)
-        let baselines = try encodeGraph(readBack(type(of: value), from: original, linkedRecords: originals.values))
+        let graph = GraphDecoding(records: originals.values)
+        let baselines = try encodeGraph(readBack(type(of: value), from: original, in: graph))
         let baselineByName = Dictionary(
             baselines.dropFirst().map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+        func update(_ record: Record, of original: Record, baseline: Record) throws -> Record {
+            try RecordUpdate(original: original, baseline: baseline, graph: graph).update(to: record, of: value)
+        }
         var records: [Record] = []
         for (index, record) in edited.enumerated() {
             // The model's own record updates the original given for it; a linked record, the
             // original of its name, if it has one.
             if index == 0, let baseline = baselines.first {
-                records.append(try RecordUpdate(original: original, baseline: baseline).update(to: record, of: value))
+                records.append(try update(record, of: original, baseline: baseline))
             } else if let original = originals[record.recordName], let baseline = baselineByName[record.recordName] {
-                records.append(try RecordUpdate(original: original, baseline: baseline).update(to: record, of: value))
+                records.append(try update(record, of: original, baseline: baseline))
             } else if let original = originals[record.recordName], original.metadata?.changeTag != nil {
                 // Newly linked, but the server has it: an update of every field the model writes,
                 // with the original's change tag, since a create of it would be refused.
@@ -103,9 +117,7 @@ extension RecordEncoder {
 
     /// The model as it reads `original`, through a decoder that finds fields where this encoder
     /// writes them. The type is the model's own, which may be a subclass of the static type.
-    private func readBack<T: Decodable>(
-        _ type: T.Type, from original: Record, linkedRecords: some Sequence<Record>
-    ) throws -> T {
+    private func readBack<T: Decodable>(_ type: T.Type, from original: Record, in graph: GraphDecoding) throws -> T {
         guard original.metadata?.changeTag != nil else {
             throw EncodingError.invalid(
                 original, at: [] as [any CodingKey],
@@ -113,7 +125,7 @@ extension RecordEncoder {
                     + "so there is nothing to update. Encode the model whole with encode(_:) to create it.")
         }
         do {
-            return try matchingDecoder.decode(type, from: original, linkedRecords: linkedRecords)
+            return try matchingDecoder.decode(type, from: original, in: graph)
         } catch {
             throw EncodingError.invalid(
                 original, at: [] as [any CodingKey],
@@ -140,11 +152,28 @@ extension RecordEncoder {
 
 /// The update of one record: the edited record's fields compared with what the model wrote for
 /// the original.
+///
+/// An optional linked model whose record the baseline was not given reads as `nil`, so the
+/// baseline lacks its field though the original links to a record there. Such a field is
+/// compared with the original's link instead: a link to the same record is unchanged (whatever
+/// the reference's action and zone), and one to another record is a change. A model that writes
+/// no link there is an error, not a field cleared or left alone: it may have been decoded without
+/// the linked record, or have had its link removed, and only the caller knows which.
 struct RecordUpdate {
     /// The record as the server sent it.
     let original: Record
     /// What the model decoded from `original` writes: the fields to compare with.
     let baseline: Record
+    /// The names of the records that the original's optional links name but the baseline was not
+    /// given.
+    let unreadLinks: Set<String>
+
+    /// - Parameter graph: What decoding the baseline's model found, if it was decoded.
+    init(original: Record, baseline: Record, graph: GraphDecoding? = nil) {
+        self.original = original
+        self.baseline = baseline
+        unreadLinks = graph?.unreadLinks[original.recordName] ?? []
+    }
 
     /// The update that turns the original into `edited`, the record of the edited `model`.
     func update(to edited: Record, of model: Any) throws -> Record {
@@ -158,9 +187,11 @@ struct RecordUpdate {
         }
         var update = Record(
             recordType: original.recordType, recordName: original.recordName, metadata: original.metadata)
+        try checkUnreadLinks(in: edited, of: model)
         var typeHints: [String: String] = [:]
         for (name, value) in edited.fields {
             if let before = baseline.fields[name], before.isSameOnTheWire(as: value) { continue }
+            if keepsUnreadLink(value, inField: name) { continue }
             update.fields[name] = value
             // An emptied list keeps the type the server has for the field.
             if value.isEmptyList, let typeName = original.typeName(ofField: name) { typeHints[name] = typeName }
@@ -179,6 +210,30 @@ struct RecordUpdate {
         let encrypted = edited.encryptedFields.union(original.encryptedFields).union(baseline.encryptedFields)
         update.encryptedFields = encrypted.filter { update.fields[$0] != nil || cleared.contains($0) }
         return update
+    }
+
+    /// Whether `value`, written in field `name`, keeps the original's link there that the
+    /// baseline could not read. Links are compared by the record they name: the encoder writes
+    /// its own action and zone, and the server's stay as they are.
+    private func keepsUnreadLink(_ value: RecordValue, inField name: String) -> Bool {
+        guard !unreadLinks.isEmpty, baseline.fields[name] == nil, case .reference(let link) = original.fields[name],
+            unreadLinks.contains(link.recordName), case .reference(let written) = value
+        else { return false }
+        return written.recordName == link.recordName
+    }
+
+    /// Throws for a link of the original that the baseline could not read and the edited model
+    /// does not write: whether it was removed cannot be told.
+    private func checkUnreadLinks(in edited: Record, of model: Any) throws {
+        for (name, value) in original.fields where baseline.fields[name] == nil && edited.fields[name] == nil {
+            guard case .reference(let link) = value, unreadLinks.contains(link.recordName) else { continue }
+            throw EncodingError.invalid(
+                model, at: [AnyCodingKey(stringValue: name)],
+                "The record being updated links field '\(name)' to record '\(link.recordName)', which was not given, "
+                    + "so the model read it as nil, and it writes no link there now: whether the link was removed "
+                    + "cannot be told. Pass the records the model was decoded with to "
+                    + "encodeGraph(_:updating:linkedOriginals:), or decode the property as a RecordReference.")
+        }
     }
 }
 

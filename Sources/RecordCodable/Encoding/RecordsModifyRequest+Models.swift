@@ -54,7 +54,8 @@ extension RecordsModifyRequest {
     ///   - originals: The records the models were decoded from, as the server sent them.
     ///   - encoder: The encoder that turns each model into a record.
     ///   - zoneID: The zone of the records, or `nil` for the encoder's ``RecordEncoder/zoneID``, else
-    ///     the zone the records came from.
+    ///     the zone of the originals the models update (new models are created there too), else the
+    ///     zone the records sent came from.
     ///   - atomic: Whether the whole request fails when one operation fails.
     /// - Throws: Any error that `encoder` throws for a model; `EncodingError.invalidValue` for a
     ///   model that carries a change tag but whose record name is not among `originals`.
@@ -67,6 +68,9 @@ extension RecordsModifyRequest {
     ) throws {
         let originals = Dictionary(originals.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
         var operations: [RecordOperation] = []
+        // The zones of the originals the models update, unchanged ones included: where a new model
+        // goes must not depend on which of the others changed.
+        var originalZones: Set<RecordZoneID> = []
         for model in models {
             let record = try encoder.encode(model)
             guard let original = originals[record.recordName] else {
@@ -82,11 +86,14 @@ extension RecordsModifyRequest {
                 operations.append(RecordOperation(saving: record))
                 continue
             }
+            if let zone = original.metadata?.zoneID { originalZones.insert(zone) }
             let update = try encoder.encode(model, updating: original)
             if update.fields.isEmpty && update.clearedFields.isEmpty { continue }
             operations.append(RecordOperation(saving: update))
         }
-        self.init(operations: operations, zoneID: zoneID ?? encoder.zoneID, atomic: atomic)
+        // Originals of several zones leave the choice to the records sent, which must share one.
+        let originalZone = originalZones.count == 1 ? originalZones.first : nil
+        self.init(operations: operations, zoneID: zoneID ?? encoder.zoneID ?? originalZone, atomic: atomic)
     }
 
     /// Creates a request that saves some models and deletes others, in one call.
