@@ -940,6 +940,23 @@ struct ContainerTests {
         #expect(record.recordName == "")
     }
 
+    @Test("A value written under a key replaces a nested container asked for under it, the identifier's too")
+    func valueReplacesNestedContainer() throws {
+        struct Replaced: Encodable {
+            enum Keys: String, CodingKey { case id, value }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                _ = container.nestedContainer(keyedBy: Keys.self, forKey: .id)
+                _ = container.nestedUnkeyedContainer(forKey: .value)
+                try container.encode("named", forKey: .id)
+                try container.encode(5, forKey: .value)
+            }
+        }
+        let record = try RecordEncoder().encode(Replaced())
+        #expect(record.recordName == "named")
+        #expect(record.fields == ["value": .int64(5)])
+    }
+
     @Test("encodeNil removes a field written before")
     func encodeNilRemovesField() throws {
         struct Clearing: Encodable {

@@ -121,24 +121,50 @@ struct IdentityTests {
         }
     }
 
+    /// An identifier type that encodes as the one value it wraps.
+    struct WrappedID<Raw: Codable & Equatable>: Codable, Equatable {
+        var rawValue: Raw
+        init(_ rawValue: Raw) { self.rawValue = rawValue }
+        init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(Raw.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+    }
+
     @Test("A wrapper that encodes as a string can be the identifier")
     func wrappedIdentifier() throws {
-        struct NoteID: Codable, Equatable {
-            var rawValue: String
-            init(_ rawValue: String) { self.rawValue = rawValue }
-            init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.singleValueContainer()
-                try container.encode(rawValue)
-            }
-        }
         struct Note: Codable, Equatable {
-            var id: NoteID
+            var id: WrappedID<String>
             var text: String
         }
-        let record = try roundTrip(Note(id: NoteID("wrapped"), text: "t"))
+        let record = try roundTrip(Note(id: WrappedID("wrapped"), text: "t"))
         #expect(record.recordName == "wrapped")
         #expect(record.fields.keys.sorted() == ["text"])
+    }
+
+    @Test("A type that encodes as an integer can be the identifier: an Int-backed enum, a wrapper")
+    func integerLikeIdentifiers() throws {
+        enum Slot: Int, Codable, Equatable {
+            case first = 1
+            case second = 2
+        }
+        struct User: Codable, Equatable {
+            var id: WrappedID<Int>
+            var name: String
+        }
+        struct Booking: Codable, Equatable {
+            var id: Slot
+            var name: String
+        }
+        #expect(try roundTrip(User(id: WrappedID(-42), name: "n")).recordName == "-42")
+        #expect(try roundTrip(Booking(id: .second, name: "n")).recordName == "2")
+        // A name that is not the integer's own text would be saved under another name: refused.
+        for name in ["007", "+2", "2.0"] {
+            expectDecodingError("dataCorrupted", at: "id") {
+                _ = try RecordDecoder().decode(Booking.self, from: Record(recordType: "Booking", recordName: name))
+            }
+        }
     }
 
     @Test("An identifier that cannot name a record is an error")

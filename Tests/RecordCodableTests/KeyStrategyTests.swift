@@ -161,6 +161,39 @@ struct KeyStrategyTests {
         #expect(try RecordEncoder().encode(OneField(name: name, value: "v"))[name] == .string("v"))
     }
 
+    @Test("Two keys that a key strategy stores in one field are an error, on every record; one key twice is not")
+    func keysJoinedByStrategy() throws {
+        struct Link: Codable, Equatable {
+            var id = "l"
+            var myURL: String
+            var myUrl: String
+        }
+        var snakeCase = RecordEncoder()
+        snakeCase.keyEncodingStrategy = .convertToSnakeCase
+        var custom = RecordEncoder()
+        custom.keyEncodingStrategy = .custom { path in
+            AnyCodingKey(stringValue: path.last?.stringValue.lowercased() ?? "")
+        }
+        for encoder in [snakeCase, custom] {
+            // The second record too, which an encoder that learned the type's layout writes apart.
+            for _ in 0..<2 {
+                let error = expectEncodingError(at: "myUrl") { _ = try encoder.encode(Link(myURL: "a", myUrl: "b")) }
+                #expect(error?.context?.debugDescription.contains("'myURL' and 'myUrl'") == true)
+            }
+        }
+        // A key written twice keeps its last value, under any strategy.
+        struct Twice: Encodable {
+            enum Keys: String, CodingKey { case id, pageCount }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode("t", forKey: .id)
+                try container.encode(1, forKey: .pageCount)
+                try container.encode(2, forKey: .pageCount)
+            }
+        }
+        #expect(try snakeCase.encode(Twice()).fields == ["page_count": .int64(2)])
+    }
+
     @Test("A key strategy that produces an invalid name is reported with both names")
     func invalidConvertedName() throws {
         var encoder = RecordEncoder()

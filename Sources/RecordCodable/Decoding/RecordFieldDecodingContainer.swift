@@ -255,6 +255,15 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
         do {
             identifier = try engine.decodeField(type, from: .string(name), at: .field(key))
         } catch let error as DecodingError {
+            // A type that encodes as an integer (an Int-backed enum, a wrapper) named the record
+            // with the integer's text: it reads the integer back. (Never a Bool or a number with
+            // a fraction, which cannot name a record.)
+            if T.self != Bool.self, T.self != Double.self, T.self != Float.self, let number = Int64(name),
+                String(number) == name,
+                let identifier = try? engine.decodeField(type, from: .int64(number), at: .field(key))
+            {
+                return identifier
+            }
             throw DecodingError.corrupted(
                 "The record name '\(name)' cannot be read as \(type).", at: .field(key), underlyingError: error)
         }

@@ -2,7 +2,10 @@ extension RecordEncoder {
     /// How ``RecordEncoder`` turns a property's coding key into a field name.
     ///
     /// The strategy applies to field names only, never to the keys inside a value stored as
-    /// JSON, and it runs after the ``RecordEncoder/identifierKey`` is matched.
+    /// JSON, and it runs after the ``RecordEncoder/identifierKey`` is matched. Two keys that it
+    /// stores in one field — `myURL` and `myUrl` are both `my_url` in snake case — are an
+    /// `EncodingError` at the second, where Foundation's `JSONEncoder` would keep the last value
+    /// alone.
     public enum KeyEncodingStrategy: Sendable {
         /// The field is named exactly as the coding key. This is the default.
         case useDefaultKeys
@@ -21,6 +24,13 @@ extension RecordEncoder {
         var isCustom: Bool {
             if case .custom = self { return true }
             return false
+        }
+
+        /// Whether the strategy may store two keys in one field: `myURL` and `myUrl` are both
+        /// `my_url` in snake case.
+        var mayJoinKeys: Bool {
+            if case .useDefaultKeys = self { return false }
+            return true
         }
     }
 }

@@ -100,6 +100,8 @@ final class RecordEncodingEngine: Encoder {
         let keyName = keyName ?? key.stringValue
         let namesRecord = isIdentifier(keyName)
         if encodesIdentifierOnly && !namesRecord { return }
+        // A value written under a key replaces a nested container asked for under it before.
+        if !draft.nestedValues.isEmpty { dropNestedValue(named: keyName) }
         if namesRecord {
             guard canBeIdentifier else {
                 // Only a Bool cannot be an identifier among the values stored as integers.
@@ -113,7 +115,6 @@ final class RecordEncodingEngine: Encoder {
                 try draft.fields.write(value, size: size, keyName: keyName, forKey: key)
             }
         } else {
-            if !draft.nestedValues.isEmpty { dropNestedValue(named: keyName) }
             try draft.fields.write(value, size: size, keyName: keyName, forKey: key)
         }
     }

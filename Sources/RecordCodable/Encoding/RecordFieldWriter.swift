@@ -28,6 +28,10 @@ import Foundation
 ///   builds when the record is finished), so that the size guard needs no pass of its own.
 /// - A custom key strategy gets no layout: its closure may answer differently from record to
 ///   record.
+/// - **One key a field.** A key strategy that converts names may store two keys in one field,
+///   which would lose the first key's value: a record that does so is an error. The layout cannot
+///   hold such a record, as it is learned from records written whole, so only keys written key by
+///   key are checked.
 struct RecordFieldWriter {
     private(set) var fields: [String: RecordValue]
     /// The record's ``Record/encodedSize``, kept up to date as fields are written, so that the
@@ -46,6 +50,9 @@ struct RecordFieldWriter {
     /// The keys written so far, kept once the record left its layout (or had none), to become the
     /// type's next layout.
     private var writtenKeys: [KnownField] = []
+    /// For a key strategy that converts names, the key that wrote each field since the record
+    /// left its layout (or had none), layout fields written before included.
+    private var keyNamesByField: [String: String] = [:]
 
     init(layout: FieldLayout?, strategy: RecordEncoder.KeyEncodingStrategy) {
         self.strategy = strategy
@@ -80,6 +87,7 @@ struct RecordFieldWriter {
         }
         if followsLayout { leaveLayout() }
         let name = try fieldName(for: keyName, key)
+        if strategy.mayJoinKeys { try claim(name, forKeyNamed: keyName, key) }
         replace(value, size: valueSize, name: name)
         if !strategy.isCustom { writtenKeys.append(KnownField(keyName: keyName, fieldName: name)) }
     }
@@ -96,6 +104,15 @@ struct RecordFieldWriter {
         }
         guard let name = try? fieldName(for: keyName, key) else { return false }
         return fields[name] != nil
+    }
+
+    /// Notes that the key named `keyName` writes field `name`, which no other key may write.
+    private mutating func claim(_ name: String, forKeyNamed keyName: String, _ key: some CodingKey) throws {
+        guard let other = keyNamesByField.updateValue(keyName, forKey: name), other != keyName else { return }
+        throw EncodingError.invalid(
+            name, at: .field(key),
+            "Keys '\(other)' and '\(keyName)' are both stored in field '\(name)' by the key strategy, so one "
+                + "would overwrite the other: give one of them another CodingKey.")
     }
 
     /// Sets or removes the field `name` by hashing its name, the way a dictionary is filled by hand.
@@ -142,6 +159,9 @@ struct RecordFieldWriter {
         followsLayout = false
         removePlaceholders()
         writtenKeys = writtenPlaces.map { layout.fields[$0] }
+        if strategy.mayJoinKeys {
+            for field in writtenKeys { keyNamesByField[field.fieldName] = field.keyName }
+        }
     }
 
     /// The places before `nextPlace` that the record wrote a value to, in order: all but the
