@@ -40,6 +40,56 @@ struct PathologicalInputTests {
         try roundTrip(Holder(tree: tree))
     }
 
+    /// A value that holds the next one through a single-value container, as a wrapper does: a
+    /// chain of them writes what its last one holds.
+    indirect enum Wrapped: Codable, Equatable, Sendable {
+        case text(String)
+        case wrapped(Wrapped)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                self = .text(text)
+            } else {
+                self = .wrapped(try container.decode(Wrapped.self))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .text(let text): try container.encode(text)
+            case .wrapped(let inner): try container.encode(inner)
+            }
+        }
+
+        /// `depth` wrappers around a text: `depth + 1` values, each encoded inside the one before.
+        static func nested(_ depth: Int) -> Wrapped {
+            var value = Wrapped.text("innermost")
+            for _ in 0..<depth { value = .wrapped(value) }
+            return value
+        }
+    }
+
+    @Test("Values encoded inside one another past the limit are an error, not a stack overflow, on a 512 KB stack")
+    func valuesNestedTooDeep() throws {
+        let limit = RecordEncodingEngine.maximumValueNesting
+        let field = try onSmallStack { try RecordEncoder().encode(Box(value: Wrapped.nested(limit - 1)))["value"] }
+        #expect(field == .string("innermost"))
+        for depth in [limit, 1_000] {
+            let failure = try onSmallStack { () -> (path: String, description: String)? in
+                do {
+                    _ = try RecordEncoder().encode(Box(value: Wrapped.nested(depth)))
+                    return nil
+                } catch let error as EncodingError {
+                    return (error.path, error.context?.debugDescription ?? "")
+                }
+            }
+            #expect(failure?.path == "value")
+            #expect(failure?.description.hasPrefix("Values nested too deep") == true)
+        }
+    }
+
     @Test("200,000-deep nested JSON as a field of a record's wire form is a clear error")
     func deepJSONOnTheWire() throws {
         let nested = String(decoding: Self.deeplyNestedJSON(depth: 200_000), as: UTF8.self)

@@ -63,12 +63,24 @@ extension RecordEncodingEngine {
     private func findForm<T: Encodable>(of value: T, at path: consuming CodingPath, isElement: Bool) throws
         -> ValueForm
     {
+        guard valueNesting < Self.maximumValueNesting else { throw Self.nestedTooDeep(value, at: path) }
+        valueNesting &+= 1
+        defer { valueNesting &-= 1 }
         var encoder = makeValueEncoder(at: path, isElement: isElement)
         defer { recycle(&encoder) }
         do {
             try value.encode(to: encoder)
         } catch  where encoder.isSettled {}
         return encoder.finish()
+    }
+
+    @inline(never)
+    private static func nestedTooDeep(_ value: Any, at path: CodingPath) -> EncodingError {
+        .invalid(
+            value, at: path,
+            "Values nested too deep: a field's value may hold values inside it, through single-value and "
+                + "unkeyed containers, at most \(maximumValueNesting) levels deep. Store a deeper value as Data that "
+                + "you encode yourself.")
     }
 
     /// A value that is stored apart from the record: a linked model's reference, or an asset

@@ -39,6 +39,19 @@ final class RecordEncodingEngine: Encoder {
     /// while its value is encoded.
     private(set) var linkAction = RecordReference.Action.none
 
+    /// How many values are being encoded inside one another now, each by a value encoder of its
+    /// own (a wrapper's value, a list's element): one while a property's value encodes itself.
+    /// Raised and lowered around each, by `findForm` alone, and never above
+    /// ``maximumValueNesting``.
+    var valueNesting = 0
+
+    /// How many values may be encoded inside one another. Each level is a value's own
+    /// `encode(to:)` calling into the engine, which takes stack: about 6 KB a level in a debug
+    /// build, where some 85 levels fill a secondary thread's 512 KB stack, and more with
+    /// AddressSanitizer. A value nested deeper (a long chain of wrappers, a recursive enum holding
+    /// deep lists) is an error, not a crash.
+    static let maximumValueNesting = 64
+
     init(
         options: RecordEncoder, typeInfo: ModelEncodingInfo, graph: GraphEncoding?, fallbackName: String? = nil,
         encodesIdentifierOnly: Bool = false
