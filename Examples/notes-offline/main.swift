@@ -76,7 +76,7 @@ for lookup in try store.conflictLookupRequests() {
     var theirs = try RecordEncoder().encode(
         Note(id: "plumber", title: "Call the plumber", body: "Tap fixed already, cancel", folder: inbox))
     theirs.metadata = RecordMetadata(changeTag: "tag-9")
-    try store.applyFetched(RecordsLookupResponse(records: [.success(theirs)]), zone: lookup.zoneID?.zoneName)
+    try store.applyFetched(RecordsLookupResponse(records: [.success(theirs)]), for: lookup)
 }
 
 // 5. Both versions, side by side, for the app (or its user) to choose.

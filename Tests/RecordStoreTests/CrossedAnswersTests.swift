@@ -213,6 +213,32 @@ struct CrossedAnswersTests {
         #expect(try stored(other, "N1") == inConflict)
     }
 
+    // MARK: Lookups and queries
+
+    @Test("A lookup or query response applied for its request files its records in the request's zone")
+    func fetchedForTheirRequest() throws {
+        let store = try RecordStore.inMemory()
+        try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "Base"), tag: "t1"))], zone: "Notes")
+        try store.save(noteRecord("N1", title: "Mine"), inZone: "Notes")
+        let request = try #require(try store.modifyRequests().first)
+        try store.apply(conflict("N1"), for: request)
+        let lookup = try #require(try store.conflictLookupRequests().first)
+        #expect(lookup.zoneID?.zoneName == "Notes")
+        // CloudKit's lookup responses name no zone.
+        var theirs = noteRecord("N1", title: "Theirs")
+        theirs.metadata = RecordMetadata(changeTag: "t2")
+        try store.applyFetched(RecordsLookupResponse(records: [.success(theirs)]), for: lookup)
+        #expect(try store.storedRecord(for: noteKey("N1", zone: "Notes"))?.serverRecord?["title"] == .string("Theirs"))
+        #expect(try store.storedRecord(for: noteKey("N1")) == nil)
+
+        var other = noteRecord("N2", title: "Other")
+        other.metadata = RecordMetadata(changeTag: "t3")
+        let query = RecordsQueryRequest(query: RecordQuery(recordType: "Note"), zoneID: RecordZoneID(zoneName: "Notes"))
+        try store.applyFetched(RecordsQueryResponse(records: [.success(other)]), for: query)
+        #expect(try store.record(for: noteKey("N2", zone: "Notes"))?["title"] == .string("Other"))
+        #expect(try store.record(for: noteKey("N2")) == nil)
+    }
+
     // MARK: Deletions
 
     @Test("The version a deletion was made from, fetched back, is no conflict: the delete goes with its tag")

@@ -211,8 +211,31 @@ extension RecordStore {
 
     /// Applies the records of a `records/lookup` response: the server's versions of records in
     /// conflict, for instance (see ``conflictLookupRequests(maximumRecords:)``).
+    ///
+    /// CloudKit's lookup responses do not say which zone their records are in: give the zone of
+    /// the request, or apply the response with `applyFetched(_:for:)`, given the request it
+    /// answers.
     public func applyFetched(_ response: RecordsLookupResponse, zone: String? = nil) throws {
         try applyFetched(response.records, zone: zone)
+    }
+
+    /// Applies the records of a `records/lookup` response in the zone of the request it answers,
+    /// such as those of ``conflictLookupRequests(maximumRecords:)``:
+    ///
+    /// ```swift
+    /// for lookup in try store.conflictLookupRequests() {
+    ///     let answer = try await cloudKit.post("records/lookup", JSONEncoder().encode(lookup))
+    ///     try store.applyFetched(JSONDecoder().decode(RecordsLookupResponse.self, from: answer), for: lookup)
+    /// }
+    /// ```
+    public func applyFetched(_ response: RecordsLookupResponse, for request: RecordsLookupRequest) throws {
+        try applyFetched(response.records, zone: request.zoneID?.zoneName)
+    }
+
+    /// Applies the records of a `records/query` response in the zone of the request it answers
+    /// (a query of every zone, `zoneWide`, in each record's own).
+    public func applyFetched(_ response: RecordsQueryResponse, for request: RecordsQueryRequest) throws {
+        try applyFetched(response.records, zone: request.zoneWide == true ? nil : request.zoneID?.zoneName)
     }
 
     /// The sync token kept for `zone`: where the last page of changes ended.
