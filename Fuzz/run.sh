@@ -22,7 +22,7 @@ mkdir -p "$build"
 # write journals with the store's internal frame types.
 codable_sources=$(find Sources/RecordCodable -name '*.swift' | sort)
 store_sources=$(find Sources/RecordStore -name '*.swift' | sort)
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name RecordCodable)
 # The linker's notes about the sanitizer's local symbols are noise; real errors still stop the build.
 quiet() { "$@" 2>&1 | { grep -v "Cannot export local symbol" || true; }; }
 echo "Building the fuzzing binaries (libFuzzer and AddressSanitizer)…"

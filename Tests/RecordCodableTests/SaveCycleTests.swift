@@ -434,6 +434,12 @@ struct SaveCycleTests {
         draft.editor = Author(id: "A2", name: "Grace")
         let update = try RecordEncoder().encode(draft, updating: fetched)
         #expect(update.fields["editor"] == .reference(RecordReference(recordName: "A2")))
+
+        // A field the model does not know, linking to the same record, is left alone.
+        var newer = fetched
+        newer.fields["firstEditor"] = fetched.fields["editor"]
+        draft.editor = try RecordDecoder().decode(Draft.self, from: newer, linkedRecords: [editor]).editor
+        #expect(try RecordEncoder().encode(draft, updating: newer).fields == ["title": .string("New title")])
     }
 
     @Test("A model that writes no link where the original links a record the update was not given is an error")

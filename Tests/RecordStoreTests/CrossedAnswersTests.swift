@@ -8,14 +8,15 @@ import Testing
 /// the app changed its mind, and conflicts resolved by deleting.
 @Suite("Crossed answers and conflicts")
 struct CrossedAnswersTests {
-    func stored(_ store: RecordStore, _ name: String) throws -> StoredRecord? {
-        try store.storedRecord(for: noteKey(name))
+    func stored(_ store: RecordStore, _ name: String, zone: String = RecordStore.defaultZone) throws -> StoredRecord? {
+        try store.storedRecord(for: noteKey(name, zone: zone))
     }
 
-    /// A store, in memory or in `directory`, with "N1" synced as "Base", change tag t1.
-    func syncedStore(at directory: URL? = nil) throws -> RecordStore {
+    /// A store, in memory or in `directory`, with "N1" synced as "Base", change tag t1, in
+    /// `zone`.
+    func syncedStore(at directory: URL? = nil, zone: String = RecordStore.defaultZone) throws -> RecordStore {
         let store = try directory.map { try RecordStore(directory: $0) } ?? RecordStore.inMemory()
-        try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "Base"), tag: "t1"))])
+        try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "Base"), tag: "t1"))], zone: zone)
         return store
     }
 
@@ -74,6 +75,26 @@ struct CrossedAnswersTests {
         // The older answer, applied again now, changes nothing.
         try store.apply(saved(noteRecord("N1", title: "First"), tag: "t1"), for: first)
         #expect(try stored(store, "N1") == record)
+    }
+
+    @Test("A request read back from JSON is still the request its answer confirms: sent once, then synced")
+    func requestKeptAsJSON() throws {
+        let store = try syncedStore(zone: "Notes")
+        try store.save(noteRecord("N1", title: "Edit"), inZone: "Notes")
+        try store.save(noteRecord("N2", title: "New"), inZone: "Notes")
+        var requests = 0
+        while let request = try store.modifyRequests().first, requests < 3 {
+            requests += 1
+            // Kept as JSON for a background upload: the records lose their zones.
+            let kept = try JSONDecoder().decode(RecordsModifyRequest.self, from: JSONEncoder().encode(request))
+            #expect(kept.operations.map(\.record) != request.operations.map(\.record))
+            let answers = kept.operations.map { RecordResult.success(serverCopy(of: $0.record, tag: "t2")) }
+            try store.apply(RecordsModifyResponse(records: answers), for: kept)
+        }
+        #expect(requests == 1)
+        #expect(try stored(store, "N1", zone: "Notes")?.status == .synced)
+        #expect(try stored(store, "N1", zone: "Notes")?.record.fields == ["title": .string("Edit")])
+        #expect(try stored(store, "N2", zone: "Notes")?.status == .synced)
     }
 
     @Test(
@@ -137,7 +158,9 @@ struct CrossedAnswersTests {
         var update = noteRecord("N1", title: "Edit")
         update.metadata = RecordMetadata(changeTag: "t9")
         let request = RecordsModifyRequest(operations: [RecordOperation(.update, record: update)])
-        try store.apply(saved(noteRecord("N1", title: "Edit"), tag: "t10"), for: request)
+        let outcome = try store.apply(saved(noteRecord("N1", title: "Edit"), tag: "t10"), for: request)
+        #expect(outcome.conflicts == [noteKey("N1")])
+        #expect(outcome.saved.isEmpty)
         let record = try #require(try stored(store, "N1"))
         #expect(record.status == .conflict)
         #expect(record.serverRecord == nil)
@@ -255,6 +278,20 @@ struct CrossedAnswersTests {
         #expect(operation.record.metadata?.changeTag == "t1")
     }
 
+    @Test("A record saved back while its delete is out is created again when the delete's answer comes")
+    func deletionUndoneWhileOut() throws {
+        let store = try syncedStore()
+        try store.deleteRecord(for: noteKey("N1"))
+        let delete = try #require(try store.modifyRequests().first)
+        try store.save(noteRecord("N1", title: "Base"))
+        #expect(try store.modifyRequests().isEmpty)
+        try store.apply(RecordsModifyResponse(records: [.success(deletionMarker("N1"))]), for: delete)
+        #expect(try stored(store, "N1")?.status == .pending)
+        let operation = try #require(try store.modifyRequests().first?.operations.first)
+        #expect(operation.operationType == .create)
+        #expect(operation.record.fields == ["title": .string("Base")])
+    }
+
     @Test("A record deleted here and on the server is gone, whether it was in conflict or not")
     func deletedOnBothSides() throws {
         let store = try syncedStore()
@@ -292,6 +329,42 @@ struct CrossedAnswersTests {
         try store.deleteRecord(for: noteKey("N1"))
         #expect(try stored(store, "N1") == nil)
         #expect(try store.modifyRequests().isEmpty)
+    }
+
+    struct FiledDraft: Codable, Hashable {
+        var id: String
+        var title: String
+        var folder: Folder?
+    }
+
+    @Test("A parked model's optional link: removed is cleared; one whose record the store lacks is left alone")
+    func parkedOptionalLinks() throws {
+        let store = try RecordStore.inMemory()
+        try store.park(FiledDraft(id: "n1", title: "A", folder: Folder(id: "f", name: "F")))
+        let request = try #require(try store.modifyRequests().first)
+        try store.apply(
+            RecordsModifyResponse(records: request.operations.map { .success(serverCopy(of: $0.record, tag: "t1")) }),
+            for: request)
+        var draft = try #require(try store.retrieve(FiledDraft.self, identifier: "n1"))
+        draft.folder = nil
+        try store.park(draft)
+        var operation = try #require(try store.modifyRequests().first?.operations.first)
+        #expect(operation.record.clearedFields == ["folder"])
+        #expect(operation.record.fields.isEmpty)
+
+        // Fetched with a link to a folder the store has not fetched: the model reads no folder,
+        // and an edit of its title leaves the link as the server has it.
+        let other = try RecordStore.inMemory()
+        let record = try #require(
+            try RecordEncoder().encodeGraph(FiledDraft(id: "n2", title: "A", folder: Folder(id: "g", name: "G"))).first)
+        try other.applyFetched([.success(serverCopy(of: record, tag: "t1"))])
+        var fetched = try #require(try other.retrieve(FiledDraft.self, identifier: "n2"))
+        #expect(fetched.folder == nil)
+        fetched.title = "B"
+        try other.park(fetched)
+        operation = try #require(try other.modifyRequests().first?.operations.first)
+        #expect(operation.record.fields == ["title": .string("B")])
+        #expect(operation.record.clearedFields.isEmpty)
     }
 
     @Test("A record saved, or a model parked, over the server's deletion is created anew, without the old tag")

@@ -24,7 +24,7 @@ extension RecordDecodingEngine {
             if T.self is any LinkedRecord.Type { return try decodeLinked(type, from: reference, at: path) }
             // An optional linked model whose record was not given is nil.
             if isMissingLinkedRecord(value), LinkedRecordDecoding.isOptionalLinked(T.self) {
-                noteUnreadLink(value)
+                noteUnreadLink(at: path)
                 return try LinkedRecordDecoding.none(of: type)
             }
         }

@@ -48,9 +48,9 @@ final class GraphDecoding {
     private let records: [String: Record]
     private var decoded: [String: Any] = [:]
     private var inProgress: Set<String> = []
-    /// For each record decoded, by name, the names of the records that its optional linked
-    /// properties link to but that were not given, which they read as `nil`. An update made from
-    /// such a model cannot tell an untouched link from a removed one (see `RecordUpdate`).
+    /// For each record decoded, by name, the fields whose links its optional linked properties
+    /// read as `nil`, as the records they name were not given. An update made from such a model
+    /// cannot tell an untouched link from a removed one (see `RecordUpdate`).
     var unreadLinks: [String: Set<String>] = [:]
 
     init(records: some Sequence<Record>) {
@@ -134,11 +134,11 @@ extension RecordDecodingEngine {
         return graph?.record(named: reference.recordName) == nil
     }
 
-    /// Notes that an optional linked property read `value`, a reference to a record that was not
-    /// given, as `nil`: see ``GraphDecoding/unreadLinks``.
-    func noteUnreadLink(_ value: RecordValue) {
-        guard case .reference(let reference) = value else { return }
-        graph?.unreadLinks[record.recordName, default: []].insert(reference.recordName)
+    /// Notes that the optional linked property at `path` read its field, a reference to a record
+    /// that was not given, as `nil`: see ``GraphDecoding/unreadLinks``.
+    func noteUnreadLink(at path: CodingPath) {
+        guard let graph, let key = path.keys.first else { return }
+        graph.unreadLinks[record.recordName, default: []].insert(fieldName(forKey: key.stringValue))
     }
 }
 

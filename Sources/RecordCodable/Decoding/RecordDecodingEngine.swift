@@ -80,7 +80,7 @@ final class RecordDecodingEngine: Decoder {
     }
 
     /// The field name the key strategy looks up first for a key.
-    private func fieldName(forKey name: String) -> String {
+    func fieldName(forKey name: String) -> String {
         switch options.keyDecodingStrategy {
         case .useDefaultKeys: name
         case .convertFromSnakeCase: SnakeCase.fromCamelCase(name)

@@ -137,7 +137,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
         guard let value = engine.field(named: name) else { return nil }
         // An optional linked model whose record was not given is nil.
         if engine.isMissingLinkedRecord(value), T.self is any LinkedRecord.Type {
-            engine.noteUnreadLink(value)
+            engine.noteUnreadLink(at: .field(named: name))
             return nil
         }
         return try engine.decodeField(type, from: value, at: .field(named: name))

@@ -84,6 +84,16 @@ extension RecordEncoder {
     public func encodeGraph<T: Codable>(
         _ value: T, updating original: Record, linkedOriginals: some Sequence<Record>
     ) throws -> [Record] {
+        try encodeGraph(value, updating: original, linkedOriginals: linkedOriginals, keepingUnreadLinks: false)
+    }
+
+    /// ``encodeGraph(_:updating:linkedOriginals:)`` for a caller that read the model with no more
+    /// linked records than `linkedOriginals` (RecordStore, whose reader finds the same records):
+    /// a link of an original whose record is not among them, which the model read as `nil` too,
+    /// is left as the server has it when the model writes none, instead of an error.
+    package func encodeGraph<T: Codable>(
+        _ value: T, updating original: Record, linkedOriginals: some Sequence<Record>, keepingUnreadLinks: Bool
+    ) throws -> [Record] {
         let originals = Dictionary(
             ([original] + Array(linkedOriginals)).map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
         let edited = try encodeGraph(value)
@@ -92,7 +102,8 @@ extension RecordEncoder {
         let baselineByName = Dictionary(
             baselines.dropFirst().map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
         func update(_ record: Record, of original: Record, baseline: Record) throws -> Record {
-            try RecordUpdate(original: original, baseline: baseline, graph: graph).update(to: record, of: value)
+            try RecordUpdate(original: original, baseline: baseline, graph: graph, keepsUnreadLinks: keepingUnreadLinks)
+                .update(to: record, of: value)
         }
         var records: [Record] = []
         for (index, record) in edited.enumerated() {
@@ -164,15 +175,20 @@ struct RecordUpdate {
     let original: Record
     /// What the model decoded from `original` writes: the fields to compare with.
     let baseline: Record
-    /// The names of the records that the original's optional links name but the baseline was not
-    /// given.
+    /// The fields whose links the baseline's model read as `nil`, as the records they name were
+    /// not given.
     let unreadLinks: Set<String>
+    /// Whether a link the baseline could not read, which the edited model no longer writes, is
+    /// left as the server has it rather than an error: for a caller that knows the model could
+    /// not have read it either.
+    let keepsUnreadLinks: Bool
 
     /// - Parameter graph: What decoding the baseline's model found, if it was decoded.
-    init(original: Record, baseline: Record, graph: GraphDecoding? = nil) {
+    init(original: Record, baseline: Record, graph: GraphDecoding? = nil, keepsUnreadLinks: Bool = false) {
         self.original = original
         self.baseline = baseline
         unreadLinks = graph?.unreadLinks[original.recordName] ?? []
+        self.keepsUnreadLinks = keepsUnreadLinks
     }
 
     /// The update that turns the original into `edited`, the record of the edited `model`.
@@ -216,8 +232,8 @@ struct RecordUpdate {
     /// baseline could not read. Links are compared by the record they name: the encoder writes
     /// its own action and zone, and the server's stay as they are.
     private func keepsUnreadLink(_ value: RecordValue, inField name: String) -> Bool {
-        guard !unreadLinks.isEmpty, baseline.fields[name] == nil, case .reference(let link) = original.fields[name],
-            unreadLinks.contains(link.recordName), case .reference(let written) = value
+        guard unreadLinks.contains(name), case .reference(let link) = original.fields[name],
+            case .reference(let written) = value
         else { return false }
         return written.recordName == link.recordName
     }
@@ -225,8 +241,9 @@ struct RecordUpdate {
     /// Throws for a link of the original that the baseline could not read and the edited model
     /// does not write: whether it was removed cannot be told.
     private func checkUnreadLinks(in edited: Record, of model: Any) throws {
-        for (name, value) in original.fields where baseline.fields[name] == nil && edited.fields[name] == nil {
-            guard case .reference(let link) = value, unreadLinks.contains(link.recordName) else { continue }
+        guard !keepsUnreadLinks else { return }
+        for name in unreadLinks where edited.fields[name] == nil {
+            guard case .reference(let link) = original.fields[name] else { continue }
             throw EncodingError.invalid(
                 model, at: [AnyCodingKey(stringValue: name)],
                 "The record being updated links field '\(name)' to record '\(link.recordName)', which was not given, "

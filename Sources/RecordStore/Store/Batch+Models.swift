@@ -81,7 +81,20 @@ extension RecordStore.Batch {
             originals[record.recordName] = original
             linkedOriginals.append(original)
         }
-        let updates = try encoder.encodeGraph(model, updating: rootOriginal, linkedOriginals: linkedOriginals)
+        // The records the original links to that the store's reader finds, so that the original
+        // reads as a model retrieved from the store does: a link the edited model no longer writes
+        // was removed. A link whose record the reader does not find, which the model read as
+        // `nil` too, is left as the server has it.
+        for case .reference(let link) in rootOriginal.fields.values where originals[link.recordName] == nil {
+            let linked = try visibleRecords(named: link.recordName, inZone: zone)
+            guard let found = linked.first, linked.count == 1,
+                let original = try serverVersion(of: found, inZone: zone)
+            else { continue }
+            originals[link.recordName] = original
+            linkedOriginals.append(original)
+        }
+        let updates = try encoder.encodeGraph(
+            model, updating: rootOriginal, linkedOriginals: linkedOriginals, keepingUnreadLinks: true)
         return updates.map { update in originals[update.recordName]?.applying(update) ?? update }
     }
 

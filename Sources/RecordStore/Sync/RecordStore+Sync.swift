@@ -4,12 +4,15 @@ import RecordCodable
 extension RecordStore {
     /// What applying a `records/modify` response did, record by record.
     public struct ModifyOutcome: Hashable, Sendable {
-        /// Records the server saved: ``SyncStatus/synced`` now, unless changed again since.
+        /// Records the server saved: ``SyncStatus/synced`` now, unless changed again since, or
+        /// sent again since (the answer was to an older request, and the store waits for the
+        /// last one's).
         public var saved: [RecordKey] = []
         /// Records the server deleted: gone from the store.
         public var deleted: [RecordKey] = []
         /// Records whose server version changed: ``SyncStatus/conflict`` now. Fetch them with
-        /// ``RecordStore/conflictLookupRequests(maximumRecords:)``.
+        /// ``RecordStore/conflictLookupRequests(maximumRecords:)``. A record the server saved from
+        /// an update of a version the store no longer knows is here too.
         public var conflicts: [RecordKey] = []
         /// Records the server refused for another reason: ``SyncStatus/pending`` again, to be
         /// sent with the next request. Wait `RecordServerError.retryDelay(attempt:)` first
@@ -118,7 +121,7 @@ extension RecordStore {
                         // carried the record; not to an older one (sent again since, or before
                         // the store was reopened).
                         let latest = engine.sent[key].flatMap { sent in
-                            sent.operation == operation.record ? sent.version : nil
+                            sent.wasSent(by: operation.record) ? sent.version : nil
                         }
                         if latest != nil, let result = results[name], result.unreadable == nil {
                             engine.sent[key] = nil
@@ -131,7 +134,13 @@ extension RecordStore {
                             outcome.deleted.append(key)
                         case .success(let record):
                             change = try ServerChanges.saved(record, by: operation.record, latest: latest, entry: entry)
-                            outcome.saved.append(key)
+                            // An answer to an update of a version the store no longer knows puts
+                            // the record in conflict, for its server version to be looked up.
+                            if case .replace(let next) = change, next.status == .conflict {
+                                outcome.conflicts.append(key)
+                            } else {
+                                outcome.saved.append(key)
+                            }
                         case .failure(let error)
                         where operation.operationType.isDeleting && error.serverErrorCode == .notFound:
                             change = try ServerChanges.deleted(entry: entry)

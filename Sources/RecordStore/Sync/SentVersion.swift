@@ -12,4 +12,17 @@ struct SentVersion {
     var operation: Record
     /// The whole local version it sent: an update's operation holds only what changed.
     var version: EncodedRecord
+
+    /// Whether `operation` is the operation that sent this version, as the server sees it: the
+    /// same change tag, and the same fields set and cleared on the wire. So a request read back
+    /// from JSON, which loses what JSON does not carry (the records' zones), is still the same
+    /// request.
+    func wasSent(by operation: Record) -> Bool {
+        if operation == self.operation { return true }
+        guard operation.recordName == self.operation.recordName,
+            operation.metadata?.changeTag == self.operation.metadata?.changeTag,
+            operation.clearedFields == self.operation.clearedFields
+        else { return false }
+        return (try? self.operation.update(to: operation))?.isEmptyUpdate == true
+    }
 }

@@ -63,7 +63,9 @@ enum ServerChanges {
         next.server = nil
         next.wasOffered = false
         next.local = try EncodedRecord(entry.local.decoded(as: entry.key).withoutChangeTag())
-        if next.status == .sent { next.status = .pending }
+        // Owed to the server again, even when it was marked synced since: saved back as it was
+        // while the delete was out.
+        if next.status == .sent || next.status == .synced { next.status = .pending }
         return .replace(next)
     }
 
