@@ -12,6 +12,13 @@ struct CrossedAnswersTests {
         try store.storedRecord(for: noteKey(name, zone: zone))
     }
 
+    /// The first operation of the next request `store` builds: one is owed.
+    func nextOperation(_ store: RecordStore, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> RecordOperation
+    {
+        try #require(try store.modifyRequests().first?.operations.first, sourceLocation: sourceLocation)
+    }
+
     /// A store, in memory or in `directory`, with "N1" synced as "Base", change tag t1, in
     /// `zone`.
     func syncedStore(at directory: URL? = nil, zone: String = RecordStore.defaultZone) throws -> RecordStore {
@@ -49,7 +56,7 @@ struct CrossedAnswersTests {
         #expect(record.serverRecord?.metadata?.changeTag == "t1")
 
         // Sent again, it is an update of what the server saved.
-        let again = try #require(try store.modifyRequests().first?.operations.first)
+        let again = try nextOperation(store)
         #expect(again.operationType == .update)
         #expect(again.record.metadata?.changeTag == "t1")
         #expect(again.record.fields == ["title": .string("Second")])
@@ -119,7 +126,7 @@ struct CrossedAnswersTests {
                 return
             }
             #expect(try stored(store, "N1")?.status == .pending)
-            let operation = try #require(try store.modifyRequests().first?.operations.first)
+            let operation = try nextOperation(store)
             #expect(operation.operationType == .update)
             #expect(operation.record.metadata?.changeTag == "t1")
             #expect(operation.record.fields == ["title": .string("Second")])
@@ -143,7 +150,7 @@ struct CrossedAnswersTests {
             let record = try #require(try stored(store, "N1"))
             #expect(record.serverRecord?.fields == ["title": .string("Edit"), "body": .string("Kept")])
             #expect(record.serverRecord?.metadata?.changeTag == "t2")
-            let operation = try #require(try store.modifyRequests().first?.operations.first)
+            let operation = try nextOperation(store)
             #expect(operation.record.metadata?.changeTag == "t2")
             #expect(operation.record.fields == ["title": .string("Later")])
             #expect(operation.record.clearedFields == ["body"])
@@ -190,7 +197,7 @@ struct CrossedAnswersTests {
         try store.save(noteRecord("N1", title: "Edit"))
         _ = try #require(try store.modifyRequests().first)  // reaches the server; its answer is lost
         try store.save(noteRecord("N1", title: "Base"))
-        let operation = try #require(try store.modifyRequests().first?.operations.first)
+        let operation = try nextOperation(store)
         #expect(operation.operationType == .update)
         #expect(operation.record.metadata?.changeTag == "t1")
         #expect(operation.record.fields == ["title": .string("Base")])
@@ -273,7 +280,7 @@ struct CrossedAnswersTests {
         try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "First"), tag: "t1"))])
         #expect(try stored(store, "N1")?.status == .deletedLocally)
         #expect(try store.record(for: noteKey("N1")) == nil)
-        let operation = try #require(try store.modifyRequests().first?.operations.first)
+        let operation = try nextOperation(store)
         #expect(operation.operationType == .delete)
         #expect(operation.record.metadata?.changeTag == "t1")
     }
@@ -287,7 +294,7 @@ struct CrossedAnswersTests {
         #expect(try store.modifyRequests().isEmpty)
         try store.apply(RecordsModifyResponse(records: [.success(deletionMarker("N1"))]), for: delete)
         #expect(try stored(store, "N1")?.status == .pending)
-        let operation = try #require(try store.modifyRequests().first?.operations.first)
+        let operation = try nextOperation(store)
         #expect(operation.operationType == .create)
         #expect(operation.record.fields == ["title": .string("Base")])
     }
@@ -315,7 +322,7 @@ struct CrossedAnswersTests {
         try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "Theirs"), tag: "t2"))])
         try store.deleteRecord(for: noteKey("N1"))
         #expect(try stored(store, "N1")?.status == .deletedLocally)
-        let operation = try #require(try store.modifyRequests().first?.operations.first)
+        let operation = try nextOperation(store)
         #expect(operation.operationType == .delete)
         #expect(operation.record.metadata?.changeTag == "t2")
     }
@@ -348,7 +355,7 @@ struct CrossedAnswersTests {
         var draft = try #require(try store.retrieve(FiledDraft.self, identifier: "n1"))
         draft.folder = nil
         try store.park(draft)
-        var operation = try #require(try store.modifyRequests().first?.operations.first)
+        var operation = try nextOperation(store)
         #expect(operation.record.clearedFields == ["folder"])
         #expect(operation.record.fields.isEmpty)
 
@@ -362,7 +369,7 @@ struct CrossedAnswersTests {
         #expect(fetched.folder == nil)
         fetched.title = "B"
         try other.park(fetched)
-        operation = try #require(try other.modifyRequests().first?.operations.first)
+        operation = try nextOperation(other)
         #expect(operation.record.fields == ["title": .string("B")])
         #expect(operation.record.clearedFields.isEmpty)
     }
@@ -377,7 +384,7 @@ struct CrossedAnswersTests {
         let conflict = try #require(try stored(store, "N1"))
         #expect(conflict.record.metadata?.changeTag == "t1")
         try store.save(conflict.record)
-        var operation = try #require(try store.modifyRequests().first?.operations.first)
+        var operation = try nextOperation(store)
         #expect(operation.operationType == .create)
         #expect(operation.record.metadata?.changeTag == nil)
 
@@ -388,7 +395,7 @@ struct CrossedAnswersTests {
         try models.park(Note(id: "N1", title: "Mine"))
         try models.applyFetched([.success(deletionMarker("N1", tag: "t2"))])
         try models.park(Note(id: "N1", title: "Mine again"))
-        operation = try #require(try models.modifyRequests().first?.operations.first)
+        operation = try nextOperation(models)
         #expect(operation.operationType == .create)
         #expect(operation.record["title"] == .string("Mine again"))
         #expect(operation.record.metadata?.deleted != true)

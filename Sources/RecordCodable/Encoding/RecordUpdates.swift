@@ -169,7 +169,8 @@ extension RecordEncoder {
 /// compared with the original's link instead: a link to the same record is unchanged (whatever
 /// the reference's action and zone), and one to another record is a change. A model that writes
 /// no link there is an error, not a field cleared or left alone: it may have been decoded without
-/// the linked record, or have had its link removed, and only the caller knows which.
+/// the linked record, or have had its link removed, and only the caller knows which. A caller
+/// that knows the model could not have read the link either (`keepsUnreadLinks`) leaves it alone.
 struct RecordUpdate {
     /// The record as the server sent it.
     let original: Record

@@ -39,4 +39,9 @@ struct EncodedRecord: Hashable {
         facts.restore(into: &record)
         return record
     }
+
+    /// Whether this is the server's record of a deletion, read as ``decoded(as:)`` reads it.
+    func isDeletionMarker(as key: RecordKey) throws -> Bool {
+        try decoded(as: key).metadata?.deleted == true
+    }
 }

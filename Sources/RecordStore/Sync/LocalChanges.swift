@@ -47,7 +47,7 @@ enum LocalChanges {
                 entry.lastError = existing.lastError
                 return entry
             }
-            guard try server.decoded(as: entry.key).metadata?.deleted == true else {
+            guard try server.isDeletionMarker(as: entry.key) else {
                 entry.server = server
                 return entry
             }
@@ -88,7 +88,7 @@ enum LocalChanges {
             return existing
         case .conflict:
             guard let server = existing.server else { break }
-            if try server.decoded(as: existing.key).metadata?.deleted == true { return nil }
+            if try server.isDeletionMarker(as: existing.key) { return nil }
             entry.status = .deletedLocally
         }
         return entry
