@@ -278,12 +278,17 @@ private func fuzzOperations(_ program: [UInt8]) {
             case 8:
                 requests = try store.modifyRequests()
             default:
-                // The server does all it was sent, or refuses it all as conflicts: what the app
-                // reads is the same either way.
-                let conflict = next() & 1 == 1
+                // The server does all it was sent, or refuses it all as conflicts, or finds none of
+                // it (deleted since): what the app reads is the same each way.
+                let answer = next() % 3
                 for request in requests {
-                    try store.apply(
-                        conflict ? conflicts(of: request) : success(of: request, tag: "t\(step)"), for: request)
+                    let response =
+                        switch answer {
+                        case 0: success(of: request, tag: "t\(step)")
+                        case 1: conflicts(of: request)
+                        default: answering(request) { _ in RecordServerError(serverErrorCode: .notFound) }
+                        }
+                    try store.apply(response, for: request)
                 }
                 requests = []
             }

@@ -31,6 +31,10 @@ struct CrossedAnswersTests {
         RecordsModifyResponse(records: [.success(serverCopy(of: record, tag: tag))])
     }
 
+    func notFound(_ name: String) -> RecordsModifyResponse {
+        RecordsModifyResponse(records: [.failure(RecordServerError(recordName: name, serverErrorCode: .notFound))])
+    }
+
     func conflict(_ name: String) -> RecordsModifyResponse {
         let error = RecordServerError(recordName: name, serverErrorCode: .serverRecordChanged)
         return RecordsModifyResponse(records: [.failure(error)])
@@ -241,6 +245,132 @@ struct CrossedAnswersTests {
         #expect(inConflict?.serverRecord?["title"] == .string("Theirs"))
         try other.apply(conflict("N1"), for: update)
         #expect(try stored(other, "N1") == inConflict)
+    }
+
+    // MARK: Updates of records the server deleted
+
+    @Test(
+        "An update answered NOT_FOUND is in conflict with the server's deletion: saved again it is a create, accepted it is gone",
+        arguments: [false, true])
+    func updateNotFound(acceptsDeletion: Bool) throws {
+        let store = try syncedStore()
+        try store.save(noteRecord("N1", title: "Mine"))
+        let request = try #require(try store.modifyRequests().first)
+        #expect(request.operations.first?.operationType == .update)
+        let outcome = try store.apply(notFound("N1"), for: request)
+        #expect(outcome.conflicts == [noteKey("N1")])
+        #expect(outcome.failed.isEmpty)
+        let record = try #require(try stored(store, "N1"))
+        #expect(record.status == .conflict)
+        #expect(record.serverRecord?.metadata?.deleted == true)
+        #expect(record.record["title"] == .string("Mine"))
+        #expect(record.lastError?.serverErrorCode == .notFound)
+        // Not sent again, and nothing to look up: the app decides.
+        #expect(try store.modifyRequests().isEmpty)
+        #expect(try store.conflictLookupRequests().isEmpty)
+        if acceptsDeletion {
+            try store.acceptServerVersion(for: noteKey("N1"))
+            #expect(try stored(store, "N1") == nil)
+        } else {
+            try store.save(record.record)
+            let operation = try nextOperation(store)
+            #expect(operation.operationType == .create)
+            #expect(operation.record.metadata?.changeTag == nil)
+            #expect(operation.record.fields == ["title": .string("Mine")])
+        }
+    }
+
+    @Test("An update answered NOT_FOUND after the app deleted the record too: it is gone")
+    func updateNotFoundAfterDelete() throws {
+        let store = try syncedStore()
+        try store.save(noteRecord("N1", title: "Mine"))
+        let request = try #require(try store.modifyRequests().first)
+        try store.deleteRecord(for: noteKey("N1"))
+        let outcome = try store.apply(notFound("N1"), for: request)
+        #expect(outcome.deleted == [noteKey("N1")])
+        #expect(try stored(store, "N1") == nil)
+        #expect(try store.modifyRequests().isEmpty)
+    }
+
+    @Test("NOT_FOUND for an older update than the last one sent changes nothing; the last one's makes the conflict")
+    func staleNotFound() throws {
+        let store = try syncedStore()
+        try store.save(noteRecord("N1", title: "First"))
+        let first = try #require(try store.modifyRequests().first)
+        try store.save(noteRecord("N1", title: "Second"))
+        let second = try #require(try store.modifyRequests().first)
+        let before = try stored(store, "N1")
+        let outcome = try store.apply(notFound("N1"), for: first)
+        #expect(outcome.failed[noteKey("N1")]?.serverErrorCode == .notFound)
+        #expect(try stored(store, "N1") == before)
+        try store.apply(notFound("N1"), for: second)
+        #expect(try stored(store, "N1")?.status == .conflict)
+    }
+
+    @Test("An update answered NOT_FOUND after a reopening is in conflict with the server's deletion")
+    func updateNotFoundAfterReopening() throws {
+        try withStoreDirectory { directory in
+            let request: RecordsModifyRequest
+            do {
+                let store = try syncedStore(at: directory)
+                try store.save(noteRecord("N1", title: "Mine"))
+                request = try #require(try store.modifyRequests().first)
+            }
+            let store = try RecordStore(directory: directory)
+            try store.apply(notFound("N1"), for: request)
+            let record = try #require(try stored(store, "N1"))
+            #expect(record.status == .conflict)
+            #expect(record.serverRecord?.metadata?.deleted == true)
+        }
+    }
+
+    // MARK: The app's own update, fetched back
+
+    @Test("The app's own update, fetched before its answer, is no conflict: the edit made since updates it")
+    func ownUpdateFetchedBack() throws {
+        let store = try syncedStore()
+        try store.save(noteRecord("N1", title: "First"))
+        let first = try #require(try store.modifyRequests().first)
+        try store.save(noteRecord("N1", title: "Second"))
+        // A page of changes brings what the first request saved, before its answer comes.
+        try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "First"), tag: "t2"))])
+        var record = try #require(try stored(store, "N1"))
+        #expect(record.status == .pending)
+        #expect(record.record["title"] == .string("Second"))
+        #expect(record.serverRecord?.metadata?.changeTag == "t2")
+        let second = try #require(try store.modifyRequests().first)
+        let operation = try #require(second.operations.first)
+        #expect(operation.operationType == .update)
+        #expect(operation.record.metadata?.changeTag == "t2")
+        #expect(operation.record.fields == ["title": .string("Second")])
+        // The first request's answer, late, changes nothing; the second one's syncs the record.
+        try store.apply(saved(noteRecord("N1", title: "First"), tag: "t2"), for: first)
+        #expect(try stored(store, "N1")?.status == .sent)
+        try store.apply(saved(noteRecord("N1", title: "Second"), tag: "t3"), for: second)
+        record = try #require(try stored(store, "N1"))
+        #expect(record.status == .synced)
+        #expect(record.record.metadata?.changeTag == "t3")
+
+        // Another device's version fetched meanwhile is still a conflict.
+        try store.save(noteRecord("N1", title: "Third"))
+        _ = try store.modifyRequests()
+        try store.save(noteRecord("N1", title: "Fourth"))
+        try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "Theirs"), tag: "t4"))])
+        #expect(try stored(store, "N1")?.status == .conflict)
+    }
+
+    @Test("The app's own update fetched back after the app deleted the record: the delete goes with its tag")
+    func ownUpdateFetchedBackAfterDelete() throws {
+        let store = try syncedStore()
+        try store.save(noteRecord("N1", title: "First"))
+        _ = try store.modifyRequests()
+        try store.save(noteRecord("N1", title: "Second"))
+        try store.deleteRecord(for: noteKey("N1"))
+        try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "First"), tag: "t2"))])
+        #expect(try stored(store, "N1")?.status == .deletedLocally)
+        let operation = try nextOperation(store)
+        #expect(operation.operationType == .delete)
+        #expect(operation.record.metadata?.changeTag == "t2")
     }
 
     // MARK: Lookups and queries

@@ -12,7 +12,9 @@ extension RecordStore {
         public var deleted: [RecordKey] = []
         /// Records whose server version changed: ``SyncStatus/conflict`` now. Fetch them with
         /// ``RecordStore/conflictLookupRequests(maximumRecords:)``. A record the server saved from
-        /// an update of a version the store no longer knows is here too.
+        /// an update of a version the store no longer knows is here too, and so is an update the
+        /// server answered `NOT_FOUND`: it deleted the record, which is in conflict with its
+        /// deletion, as when the deletion is fetched.
         public var conflicts: [RecordKey] = []
         /// Records the server refused for another reason: ``SyncStatus/pending`` again, to be
         /// sent with the next request. Wait `RecordServerError.retryDelay(attempt:)` first
@@ -99,8 +101,11 @@ extension RecordStore {
     /// sent again, or the store reopened, before the answer came — makes what that request sent
     /// the server's version, for the next request to update; a response applied twice changes
     /// nothing the second time. A conflict (`CONFLICT` or `SERVER_RECORD_CHANGED`) keeps the local version and
-    /// marks the record ``SyncStatus/conflict``; any other error, retryable or not, leaves it
-    /// pending with the error in ``StoredRecord/lastError``.
+    /// marks the record ``SyncStatus/conflict``. So does `NOT_FOUND` for an update: the server
+    /// deleted the record since, and the app decides, as when the deletion is fetched (save the
+    /// record to create it anew, or ``acceptServerVersion(for:)`` to let it go); for a delete,
+    /// `NOT_FOUND` means done. Any other error, retryable or not, leaves the record pending with
+    /// the error in ``StoredRecord/lastError``.
     ///
     /// - Returns: What became of each record.
     @discardableResult
@@ -145,6 +150,16 @@ extension RecordStore {
                         where operation.operationType.isDeleting && error.serverErrorCode == .notFound:
                             change = try ServerChanges.deleted(entry: entry)
                             outcome.deleted.append(key)
+                        case .failure(let error)
+                        where error.serverErrorCode == .notFound && operation.record.metadata?.changeTag != nil:
+                            // An update of a record the server deleted since.
+                            let isLatest = latest != nil || engine.sent[key] == nil
+                            change = try ServerChanges.notFound(error, isLatest: isLatest, entry: entry)
+                            switch change {
+                            case .keep: outcome.failed[key] = error
+                            case .replace: outcome.conflicts.append(key)
+                            case .remove: outcome.deleted.append(key)
+                            }
                         case .failure(let error):
                             change = ServerChanges.refused(with: error, entry: entry)
                             if error.isConflict { outcome.conflicts.append(key) } else { outcome.failed[key] = error }
@@ -166,8 +181,9 @@ extension RecordStore {
     /// A record the app has not changed takes the server's version; a record deleted on the
     /// server is removed. A record the app changed keeps its local version, and is in
     /// ``SyncStatus/conflict`` with the server's beside it when the server's differs from the
-    /// version the change was made from. Entries the page could not read, and errors, are left
-    /// alone.
+    /// version the change was made from — but not when it is the app's own update, fetched before
+    /// the answer to its request: an edit made since is then an update of it. Entries the page
+    /// could not read, and errors, are left alone.
     ///
     /// - Parameters:
     ///   - results: The page's records.
@@ -185,7 +201,9 @@ extension RecordStore {
                     }
                 } else if !record.recordName.isEmpty, !record.recordType.isEmpty {
                     let key = RecordKey(zone: recordZone, recordType: record.recordType, recordName: record.recordName)
-                    batch.apply(try ServerChanges.fetched(record, key: key, existing: batch.entry(for: key)), to: key)
+                    let change = try ServerChanges.fetched(
+                        record, key: key, existing: batch.entry(for: key), sent: batch.engine.sent[key]?.version)
+                    batch.apply(change, to: key)
                 }
             }
             if let syncToken { batch.stageSyncToken(syncToken, forZone: zone ?? Self.defaultZone) }

@@ -86,6 +86,27 @@ enum ServerChanges {
         return .replace(next)
     }
 
+    /// The record's entry once the server answered an update `NOT_FOUND`: it deleted the record
+    /// since the version the update was made from. As when the deletion is fetched
+    /// (``deletedOnServer(_:existing:)``), an edit is in conflict with it, for the app to decide:
+    /// saved again, the record is created anew; deleted, or the server's version accepted, it is
+    /// gone. A record deleted here since is gone at once.
+    ///
+    /// `isLatest` tells whether the answer is to the last request that carried the record (or the
+    /// store no longer knows which was): the answer to an older one says nothing of what the
+    /// newer one will find.
+    static func notFound(_ error: RecordServerError, isLatest: Bool, entry: RecordEntry) throws -> Outcome {
+        guard isLatest, [.pending, .sent, .deletedLocally].contains(entry.status) else { return .keep }
+        if entry.isDeletion { return .remove }
+        var marker = Record(recordType: entry.key.recordType, recordName: entry.key.recordName)
+        marker.metadata = RecordMetadata(deleted: true)
+        var next = entry
+        next.status = .conflict
+        next.server = try EncodedRecord(marker)
+        next.lastError = error
+        return .replace(next)
+    }
+
     /// The record's entry when the response says nothing of it: sent again next time.
     static func unanswered(entry: RecordEntry) -> Outcome {
         guard entry.status == .sent else { return .keep }
@@ -101,8 +122,12 @@ enum ServerChanges {
     ///
     /// A record the app has not changed takes the server's version. A record it changed keeps
     /// its local version: when the server's differs from the one the change was made from, the
-    /// two are in conflict, kept side by side.
-    static func fetched(_ fetched: Record, key: RecordKey, existing: RecordEntry?) throws -> Outcome {
+    /// two are in conflict, kept side by side — unless it is what the last request that carried
+    /// the record sent, `sent`: the app's own update, fetched before its answer came, which the
+    /// edit made since updates.
+    static func fetched(_ fetched: Record, key: RecordKey, existing: RecordEntry?, sent: EncodedRecord? = nil) throws
+        -> Outcome
+    {
         guard let existing else {
             return .replace(
                 RecordEntry(
@@ -134,6 +159,11 @@ enum ServerChanges {
                 next.status = existing.isDeletion ? .deletedLocally : .synced
                 next.local = try EncodedRecord(local.withServerMetadata(of: fetched))
                 next.server = existing.isDeletion ? try EncodedRecord(fetched) : nil
+                next.lastError = nil
+            } else if existing.status != .conflict, let sent,
+                try fetched.update(to: sent.decoded(as: existing.key)).isEmptyUpdate
+            {
+                next.server = try EncodedRecord(fetched)
                 next.lastError = nil
             } else {
                 next.status = .conflict
