@@ -309,6 +309,26 @@ struct DamageTests {
         } catch {
             Issue.record("\(error)")
         }
+
+        // A header frame whose checksum holds but whose entries do not read: an entry's length
+        // runs past the frame.
+        var crafted = Frame.fileMagic
+        let salt: UInt64 = 0x1234_5678
+        withUnsafeBytes(of: salt.littleEndian) { crafted += $0 }
+        let payload: [UInt8] = [5, 0, 0, 0, 1]
+        crafted += Frame.magic
+        withUnsafeBytes(of: UInt32(payload.count).littleEndian) { crafted += $0 }
+        let checksum = payload.withUnsafeBytes { Frame.checksum(salt: salt, payload: $0) }
+        withUnsafeBytes(of: checksum.littleEndian) { crafted += $0 }
+        crafted += payload
+        do {
+            try open(crafted) { _ in }
+            Issue.record("A journal whose header frame does not read opened")
+        } catch let RecordStoreError.corruptJournal(_, offset, _) {
+            #expect(offset == Frame.fileHeaderSize)
+        } catch {
+            Issue.record("\(error)")
+        }
     }
 
     func expectDamage(_ body: () throws -> Void) {

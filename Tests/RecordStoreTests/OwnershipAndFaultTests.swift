@@ -110,6 +110,23 @@ struct OwnershipAndFaultTests {
         }
     }
 
+    @Test("A commit whose flush and cut both failed is cut off when the store closes: it is not there when reopened")
+    func failedCommitCutOnClose() throws {
+        let faults = StoreFaults()
+        var options = RecordStore.Options()
+        options.faults = faults
+        let directory = MemoryDirectory(faults: faults)
+        var store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+        try store.save(noteRecord("before"))
+        faults.fail(.flush, times: 1, with: EIO)
+        faults.fail(.truncate, times: 1, with: EIO)
+        #expect(throws: RecordStoreError.self) { try store.save(noteRecord("lost")) }
+        #expect(try store.titles() == ["before": "Title"])
+        store.close()
+        store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+        #expect(try store.titles() == ["before": "Title"])
+    }
+
     @Test("A failed flush fails the commit, cut off before the next write even when cutting fails at first")
     func failedFlushAndCut() throws {
         let faults = StoreFaults()

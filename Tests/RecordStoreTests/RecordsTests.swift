@@ -16,6 +16,9 @@ struct RecordsTests {
             record["files"] = .list([
                 .asset(RecordAsset(fileURL: URL(fileURLWithPath: "/tmp/a.jpg"))),
                 .asset(RecordAsset(fileChecksum: "abc", size: 3)),
+                // Relative to a base, as a path without a leading "/" is to the working directory.
+                .asset(RecordAsset(fileURL: URL(fileURLWithPath: "b.jpg", relativeTo: URL(fileURLWithPath: "/tmp/")))),
+                .asset(RecordAsset(fileURL: URL(fileURLWithPath: "relative/c.jpg"))),
             ])
             record.encryptedFields = ["title"]
             do {

@@ -94,7 +94,7 @@ struct LocalFacts: Hashable {
         writer.append(UInt32(truncatingIfNeeded: assetFiles.count))
         for (place, url) in assetFiles {
             Self.write(place, to: &writer)
-            writer.appendString(url.absoluteString)
+            writer.appendString(Self.text(of: url))
         }
         writer.append(UInt32(truncatingIfNeeded: exactDates.count))
         for (place, date) in exactDates {
@@ -106,16 +106,29 @@ struct LocalFacts: Hashable {
     init(from reader: inout ByteReader) throws {
         for _ in 0..<(try reader.uint32()) {
             let place = try Self.place(from: &reader)
-            let text = try reader.string()
-            guard let url = URL(string: text) else {
-                throw ByteReader.Malformed(description: "a file URL is not a URL")
-            }
-            assetFiles[place] = url
+            assetFiles[place] = try Self.url(from: reader.string())
         }
         for _ in 0..<(try reader.uint32()) {
             let place = try Self.place(from: &reader)
             exactDates[place] = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.uint64()))
         }
+    }
+
+    /// A file URL as text: its own text, and, for a URL relative to another (a path made into a
+    /// URL without a leading `/` has the working directory as its base), a NUL — which no URL's
+    /// text holds — and the base's, so that the URL reads back equal to itself.
+    private static func text(of url: URL) -> String {
+        guard let base = url.baseURL else { return url.absoluteString }
+        return url.relativeString + "\0" + base.absoluteString
+    }
+
+    private static func url(from text: String) throws -> URL {
+        let parts = text.split(separator: "\0", maxSplits: 1, omittingEmptySubsequences: false)
+        let base = parts.count == 2 ? URL(string: String(parts[1])) : nil
+        guard parts.count == 1 || base != nil, let url = URL(string: String(parts[0]), relativeTo: base) else {
+            throw ByteReader.Malformed(description: "a file URL is not a URL")
+        }
+        return url
     }
 
     private static func write(_ place: Place, to writer: inout ByteWriter) {

@@ -291,8 +291,10 @@ final class Journal {
     /// opening reads each in one go.
     private static let rewriteFrameSize = 1 << 20
 
-    /// Lets go of the file.
+    /// Lets go of the file, once more trying to cut off what a failed commit left past the end:
+    /// left there, the commit that threw would be read back when the store opens again.
     func close() {
+        try? settle()
         file.close()
     }
 }

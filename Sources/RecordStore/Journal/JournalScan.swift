@@ -47,9 +47,10 @@ struct JournalScan {
         case .valid(let payloadCount):
             let entries = try window.withBytes(at: Frame.fileHeaderSize + Frame.headerSize, count: payloadCount) {
                 payload in
-                try Frame.entries(in: payload).map { Array(payload[$0.start..<$0.start + $0.count]) }
+                // A checksum that holds over entries that do not read is damage all the same.
+                (try? Frame.entries(in: payload))?.map { Array(payload[$0.start..<$0.start + $0.count]) }
             }
-            guard let entries, entries.count == 1, let first = entries.first else {
+            guard let entries, let entries, entries.count == 1, let first = entries.first else {
                 throw RecordStoreError.corruptJournal(
                     path: path, offset: Frame.fileHeaderSize, reason: "the store's header frame holds no header")
             }
