@@ -196,6 +196,11 @@ struct EncryptedTests {
                 ("reference", { try encoder.encode(Secret(value: RecordReference(recordName: "R"))) }),
                 ("linked model", { try encoder.encode(Secret(value: Author(id: "A", name: "Ada"))) }),
                 ("list of references", { try encoder.encode(Secret(value: [RecordReference(recordName: "R")])) }),
+                // An empty list shows nothing of what it holds: its type does.
+                ("empty list of references", { try encoder.encode(Secret(value: [RecordReference]())) }),
+                ("empty list of assets", { try encoder.encode(Secret(value: [RecordAsset]())) }),
+                ("empty list of optional linked models", { try encoder.encode(Secret(value: [Author?]())) }),
+                ("optional list of asset values", { try encoder.encode(Secret(value: [Diary]?.some([]))) }),
             ]
             for (what, encode) in cases {
                 let error = expectEncodingError(at: "value") { _ = try encode() }

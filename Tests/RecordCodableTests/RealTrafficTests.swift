@@ -245,6 +245,21 @@ struct RealTrafficTests {
         #expect(read["a"] == .asset(RecordAsset(fileChecksum: "c")))
         #expect(read.encryptedFields.isEmpty)
 
+        // Without a type, and as empty lists of them: a record that reads writes back, on both
+        // paths.
+        let others = #"{"recordName":"n","recordType":"T","fields":{"#
+            + #""r":{"value":{"recordName":"x"},"isEncrypted":true},"a":{"value":{"fileChecksum":"c"},"isEncrypted":true},"#
+            + #""rs":{"type":"REFERENCE_LIST","value":[],"isEncrypted":true},"#
+            + #""as":{"type":"ENCRYPTED_ASSETID_LIST","value":[]},"#
+            + #""s":{"type":"STRING_LIST","value":[],"isEncrypted":true}}}"#
+        for read in [try record(others), try RecordJSONDecoder().decode(Record.self, from: Data(others.utf8))] {
+            #expect(read["r"] == .reference(RecordReference(recordName: "x")))
+            #expect(read["rs"] == .list([]))
+            #expect(read.encryptedFields == ["s"])
+            #expect(try self.record(json(read)) == read)
+            #expect(try RecordJSONDecoder().decode(Record.self, from: RecordJSONEncoder().encode(read)) == read)
+        }
+
         var record = Record(
             recordType: "T", recordName: "n",
             fields: ["refs": .list([.reference(RecordReference(recordName: "x"))])])

@@ -317,6 +317,38 @@ struct SchemaModelTests {
         try expectField([true], .list(.int64))
     }
 
+    enum Color: String, Codable { case red, blue }
+
+    @Test("A dictionary is JSON bytes whatever its keys, as the encoder stores it")
+    func dictionaryKeys() throws {
+        try expectField([Color.red: 1], .bytes)
+        try expectField([UUID(): "x"], .bytes)
+        try expectField([1.5: 2.5], .bytes)
+        try expectField([Date(timeIntervalSince1970: 0): [Color.blue]], .bytes)
+        try expectField(["a": 1], .bytes)
+        try expectField([1: "a"], .bytes)
+    }
+
+    @Test("A list read by hand with decodeNil ends after its first element, nil or not")
+    func handWrittenListWithNils() throws {
+        struct Readings: Decodable {
+            enum Keys: String, CodingKey { case id, values }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Keys.self)
+                _ = try container.decode(String.self, forKey: .id)
+                var list = try container.nestedUnkeyedContainer(forKey: .values)
+                var read = 0
+                while !list.isAtEnd {
+                    read += 1
+                    // The probe's list ends; a list that did not would fail here, not loop.
+                    guard read < 100 else { throw CocoaError(.coderReadCorrupt) }
+                    if try !list.decodeNil() { _ = try list.decode(Int.self) }
+                }
+            }
+        }
+        #expect(try RecordType(Readings.self).fields == [Field(name: "values", type: .bytes)])
+    }
+
     @Test("Indexes by property key or system field name, and grants")
     func indexesAndGrants() throws {
         struct Note: Codable {

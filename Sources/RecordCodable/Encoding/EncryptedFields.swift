@@ -63,6 +63,26 @@ extension RecordEncodingEngine {
         return name
     }
 
+    /// Refuses an encrypted field that is a list of what CloudKit never encrypts — references,
+    /// assets, linked models, asset values — by the list's type, so that an empty one is refused
+    /// as a full one is: its field, an empty list, does not show what it holds.
+    func refuseEncryptedList<Value>(of type: Value.Type, at path: CodingPath) throws {
+        guard let list = Self.unwrapped(type) as? any TypedList.Type else { return }
+        let element = Self.unwrapped(list.elementType)
+        guard element == RecordReference.self || element == RecordAsset.self || element is any LinkedRecord.Type
+            || element is any RecordAssetValue.Type
+        else { return }
+        throw EncodingError.invalid(
+            "a list of \(element)", at: path,
+            "The field is encrypted, but it is a list of \(element): CloudKit keeps assets encrypted already, "
+                + "and never encrypts references, which the server must read. Leave it unencrypted.")
+    }
+
+    /// The type an optional wraps, or `type` itself.
+    private static func unwrapped(_ type: Any.Type) -> Any.Type {
+        (type as? any OptionalValue.Type)?.wrappedType ?? type
+    }
+
     /// The field name of the key named `keyName`, after the key strategy. A custom strategy is
     /// given a key of that name.
     private func fieldName(forKeyNamed keyName: String) -> String {
@@ -72,4 +92,22 @@ extension RecordEncodingEngine {
         case .custom(let convert): convert([AnyCodingKey(stringValue: keyName)]).stringValue
         }
     }
+}
+
+/// A list type whose element type is known without an element: an empty list of references is
+/// refused as an encrypted field as a full one is.
+protocol TypedList {
+    static var elementType: Any.Type { get }
+}
+
+extension Array: TypedList {
+    static var elementType: Any.Type { Element.self }
+}
+
+extension ContiguousArray: TypedList {
+    static var elementType: Any.Type { Element.self }
+}
+
+extension Set: TypedList {
+    static var elementType: Any.Type { Element.self }
 }

@@ -5,7 +5,10 @@ extension ValueEncoder: RecordPropertyEncoder {
     /// Noted before the value is written, so that a value stored as JSON bytes, after the value
     /// encoder found it has no native form, is encrypted all the same.
     func encodeEncrypted<Value: Encodable>(_ value: Value) throws {
-        engine?.noteEncryptedField(at: path)
+        if let engine {
+            engine.noteEncryptedField(at: path)
+            if case .root = path.parent { try engine.refuseEncryptedList(of: Value.self, at: path) }
+        }
         // The value encoder is its own single value container.
         try encode(value)
     }

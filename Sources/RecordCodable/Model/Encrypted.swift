@@ -22,7 +22,8 @@
 /// is stored as JSON bytes. An asset or a reference cannot: CloudKit keeps assets encrypted
 /// already, and never encrypts references, which the server must read to follow them. Encoding an
 /// `@Encrypted` asset, `URL` of a file, ``RecordAssetValue``, ``RecordReference`` or
-/// ``LinkedRecord`` throws `EncodingError.invalidValue` at the property's path.
+/// ``LinkedRecord``, or a list of them (an empty one too), throws `EncodingError.invalidValue` at
+/// the property's path.
 ///
 /// Decoding is unchanged: the field reads as the value it holds, and a missing field as `nil` for
 /// an optional. Anywhere other than a record's field — in a nested value stored as JSON, or in

@@ -205,8 +205,11 @@ private struct ListFieldProbe<Key: CodingKey>: UnkeyedDecodingContainer {
     /// One element is offered, which is enough to tell the list's type.
     var isAtEnd: Bool { currentIndex > 0 }
 
+    /// A `nil` element, which the encoder stores as JSON; the list then ends, as after any
+    /// element.
     mutating func decodeNil() -> Bool {
         probe.note(key, .json)
+        currentIndex &+= 1
         return true
     }
 

@@ -48,6 +48,9 @@ final class ShapeProbe: Decoder {
         if let special = SpecialType(type) { return special.storedShape }
         if type is any LinkedRecord.Type { return .type(.reference) }
         if type is any RecordAssetValue.Type { return .type(.asset) }
+        // Stored as JSON whatever its keys: one whose keys are neither strings nor integers reads
+        // a list of keys and values, which the probe's one element cannot satisfy.
+        if type is any DictionaryMarker.Type { return .json }
         let probe = ShapeProbe(context: context, depth: depth)
         do {
             _ = try T(from: probe)

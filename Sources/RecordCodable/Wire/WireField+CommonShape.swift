@@ -52,7 +52,7 @@ extension WireField {
         } else {
             read = try scalar(spelled.type, from: valueReader)
         }
-        return .value(read, typeName: spelled.plainName, isEncrypted: isEncrypted && canBeEncrypted(read))
+        return .value(read, typeName: spelled.plainName, isEncrypted: isEncrypted && spelled.type.canBeEncrypted)
     }
 
     /// A field type's name as this package writes it, perhaps as `ENCRYPTED_` and perhaps as a

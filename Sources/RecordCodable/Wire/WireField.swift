@@ -26,6 +26,10 @@ enum WireField {
             }
         }
 
+        /// Whether CloudKit can keep a field of this type, or a list of it, encrypted: assets it
+        /// keeps encrypted already, and references it never encrypts, since the server reads them.
+        var canBeEncrypted: Bool { self != .asset && self != .reference }
+
         init?(of value: RecordValue) {
             switch value {
             case .string: self = .string
@@ -81,7 +85,7 @@ enum WireField {
     /// a reference, nor a list of them.
     static func canBeEncrypted(typeName name: String) -> Bool {
         let element = name.hasSuffix(listSuffix) ? String(name.dropLast(listSuffix.count)) : name
-        return FieldType(name: element).map { $0 != .asset && $0 != .reference } ?? true
+        return FieldType(name: element)?.canBeEncrypted ?? true
     }
 
     /// Whether CloudKit can keep the value encrypted: anything but an asset or a reference, or a
@@ -245,7 +249,8 @@ enum WireField {
             return .cleared(typeName: typeName, isEncrypted: isEncrypted && typeName.map(canBeEncrypted) ?? true)
         }
         guard let typeName else {
-            return .value(try inferred(from: value), typeName: nil, isEncrypted: isEncrypted)
+            let read = try inferred(from: value)
+            return .value(read, typeName: nil, isEncrypted: isEncrypted && canBeEncrypted(read))
         }
         let read: RecordValue
         if typeName.hasSuffix(listSuffix),
@@ -258,9 +263,9 @@ enum WireField {
             let typeReader = try field.member("type")
             throw typeReader.corrupted("Unknown field type '\(try typeReader.string())'.")
         }
-        // Assets are encrypted already and references never are: a flag on them changes nothing
-        // the record can say, and writing it back would be refused.
-        return .value(read, typeName: typeName, isEncrypted: isEncrypted && canBeEncrypted(read))
+        // Assets are encrypted already and references never are: a flag on them (or on an empty
+        // list of them) changes nothing the record can say, and writing it back would be refused.
+        return .value(read, typeName: typeName, isEncrypted: isEncrypted && canBeEncrypted(typeName: typeName))
     }
 
     /// The object of a field that a save clears: `{"value": null}`, with its type when known.
