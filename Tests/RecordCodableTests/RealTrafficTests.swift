@@ -247,7 +247,8 @@ struct RealTrafficTests {
 
         // Without a type, and as empty lists of them: a record that reads writes back, on both
         // paths.
-        let others = #"{"recordName":"n","recordType":"T","fields":{"#
+        let others =
+            #"{"recordName":"n","recordType":"T","fields":{"#
             + #""r":{"value":{"recordName":"x"},"isEncrypted":true},"a":{"value":{"fileChecksum":"c"},"isEncrypted":true},"#
             + #""rs":{"type":"REFERENCE_LIST","value":[],"isEncrypted":true},"#
             + #""as":{"type":"ENCRYPTED_ASSETID_LIST","value":[]},"#

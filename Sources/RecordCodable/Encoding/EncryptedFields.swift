@@ -69,8 +69,9 @@ extension RecordEncodingEngine {
     func refuseEncryptedList<Value>(of type: Value.Type, at path: CodingPath) throws {
         guard let list = Self.unwrapped(type) as? any TypedList.Type else { return }
         let element = Self.unwrapped(list.elementType)
-        guard element == RecordReference.self || element == RecordAsset.self || element is any LinkedRecord.Type
-            || element is any RecordAssetValue.Type
+        guard
+            element == RecordReference.self || element == RecordAsset.self || element is any LinkedRecord.Type
+                || element is any RecordAssetValue.Type
         else { return }
         throw EncodingError.invalid(
             "a list of \(element)", at: path,
