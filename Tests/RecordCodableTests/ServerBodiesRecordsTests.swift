@@ -339,6 +339,12 @@ struct ServerBodiesRecordsTests {
             try json(RecordsModifyRequest(savingRecords: [#require(response.records[1].record)]))
                 .contains(#""zoneID":{"zoneName":"Notes"}"#))
         try ServerBodyCoding.roundTrip(response)
+        // A response made by hand gives its records the page's zone too, and so reads back equal.
+        let made = RecordsChangesResponse(
+            records: [.success(Record(recordType: "Note", recordName: "n"))], syncToken: "s",
+            zoneID: RecordZoneID(zoneName: "Notes"))
+        #expect(made.records[0].record?.metadata?.zoneID == RecordZoneID(zoneName: "Notes"))
+        try ServerBodyCoding.roundTrip(made)
 
         // A body without moreComing has no more; without records, no records.
         let empty = try decode(RecordsChangesResponse.self, #"{"syncToken":"t"}"#)

@@ -43,6 +43,9 @@ struct ServerBodiesSigningTests {
         #expect(signedDate(1_453_760_143.999) == "2016-01-25T22:15:43Z")
         #expect(signedDate(0) == "1970-01-01T00:00:00Z")
         #expect(signedDate(-0.5) == "1969-12-31T23:59:59Z")
+        // Within half a millisecond of the next second, which the formatter alone rounds up to.
+        #expect(signedDate(1_453_760_143.9996) == "2016-01-25T22:15:43Z")
+        #expect(signedDate(59.9996) == "1970-01-01T00:00:59Z")
     }
 
     @Test("The three headers, by their names in Apple's reference")

@@ -647,6 +647,14 @@ struct WireFormatTests {
         }
     }
 
+    @Test("A string that is not valid Unicode is corrupt at its object, and said to be possibly one")
+    func brokenString() {
+        let error = malformed(#"{"f":{"type":"STRING","value":"\ud800"}}"#, "dataCorrupted", at: "fields.f")
+        let description = error?.context?.debugDescription ?? ""
+        #expect(description.hasPrefix("A value in this object cannot be read"), "\(description)")
+        #expect(description.contains("not valid Unicode"), "\(description)")
+    }
+
     @Test("A null `fields` is a record without fields, as a missing one is")
     func nullFields() throws {
         #expect(

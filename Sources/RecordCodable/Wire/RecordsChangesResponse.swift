@@ -15,8 +15,9 @@ import Foundation
 /// token = changes.syncToken ?? token
 /// ```
 public struct RecordsChangesResponse: Hashable, Sendable, Codable, WireCodable {
-    /// The records that changed, in the server's order. A record read without a zone of its own
-    /// has the page's ``zoneID`` in its metadata, so that it is saved back where it is.
+    /// The records that changed, in the server's order. A record without a zone of its own, read
+    /// or given to ``init(records:syncToken:moreComing:zoneID:)``, has the page's ``zoneID`` in its
+    /// metadata, so that it is saved back where it is.
     public var records: [RecordResult]
 
     /// The token to send with the next request for this zone's changes.
@@ -32,14 +33,15 @@ public struct RecordsChangesResponse: Hashable, Sendable, Codable, WireCodable {
     /// Creates a response.
     ///
     /// - Parameters:
-    ///   - records: The records that changed.
+    ///   - records: The records that changed; those without a zone are given `zoneID`, as a page
+    ///     read from the server gives them, so that the response reads back equal.
     ///   - syncToken: The token to send with the next request.
     ///   - moreComing: Whether the server has more changes than this page.
     ///   - zoneID: The zone the changes are in.
     public init(
         records: [RecordResult], syncToken: String? = nil, moreComing: Bool = false, zoneID: RecordZoneID? = nil
     ) {
-        self.records = records
+        self.records = Self.placing(records, in: zoneID)
         self.syncToken = syncToken
         self.moreComing = moreComing
         self.zoneID = zoneID
@@ -57,22 +59,25 @@ public struct RecordsChangesResponse: Hashable, Sendable, Codable, WireCodable {
     }
 
     init(wire reader: WireReader) throws {
-        var records = try RecordResult.page(from: reader)
+        let records = try RecordResult.page(from: reader)
         syncToken = try reader.optionalMember("syncToken")?.string()
         moreComing = try reader.optionalMember("moreComing")?.bool() ?? false
         zoneID = try reader.optionalMember("zoneID").map { try WireField.zoneID(from: $0) }
-        if let zoneID {
-            // The server names the zone once, for the page: each record keeps it, so that saving
-            // the record later sends it back to its own zone.
-            for index in records.indices {
-                guard case .success(var record) = records[index], record.metadata?.zoneID == nil else { continue }
-                var metadata = record.metadata ?? RecordMetadata()
-                metadata.zoneID = zoneID
-                record.metadata = metadata
-                records[index] = .success(record)
-            }
+        self.records = Self.placing(records, in: zoneID)
+    }
+
+    /// `records`, each without a zone of its own given `zoneID`. The server names the zone once,
+    /// for the page: each record keeps it, so that saving the record later sends it back to its
+    /// own zone.
+    private static func placing(_ records: [RecordResult], in zoneID: RecordZoneID?) -> [RecordResult] {
+        guard let zoneID else { return records }
+        return records.map { result in
+            guard case .success(var record) = result, record.metadata?.zoneID == nil else { return result }
+            var metadata = record.metadata ?? RecordMetadata()
+            metadata.zoneID = zoneID
+            record.metadata = metadata
+            return .success(record)
         }
-        self.records = records
     }
 
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {

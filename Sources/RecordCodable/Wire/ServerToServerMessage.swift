@@ -85,6 +85,9 @@ public struct ServerToServerMessage: Hashable, Sendable {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        // The formatter rounds to the nearest millisecond first, which could carry a date within
+        // half a millisecond of the next second into it: so the fraction goes first.
+        let seconds = date.timeIntervalSinceReferenceDate.rounded(.down)
+        return formatter.string(from: Date(timeIntervalSinceReferenceDate: seconds))
     }
 }

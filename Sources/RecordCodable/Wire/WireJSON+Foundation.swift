@@ -58,7 +58,7 @@ extension WireJSON: Codable {
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == path.count {
             return nil
         } catch  where NestedJSON.isReadError(error) {
-            throw readError(error, at: path)
+            throw readError(error, at: path, isNumber: type == Double.self)
         }
     }
 
@@ -66,11 +66,17 @@ extension WireJSON: Codable {
     /// number beyond a Double's range, which this value is, or a broken string somewhere inside
     /// this object. Foundation's decoder throws an error of its own, which it reports for the
     /// whole document as "not valid JSON": the value at `path` is the one it means.
-    static func readError(_ error: any Error, at path: [any CodingKey]) -> DecodingError {
-        DecodingError.dataCorrupted(
-            DecodingError.Context(
-                codingPath: path, debugDescription: "The number is beyond the range of a Double (\(error)).",
-                underlyingError: error))
+    ///
+    /// - Parameter isNumber: Whether the value is a number, rather than an object with something
+    ///   broken inside it.
+    static func readError(_ error: any Error, at path: [any CodingKey], isNumber: Bool = false) -> DecodingError {
+        let reason =
+            isNumber
+            ? "The number is beyond the range of a Double"
+            : "A value in this object cannot be read: a number beyond the range of a Double, or a string "
+                + "that is not valid Unicode"
+        return DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: path, debugDescription: "\(reason) (\(error)).", underlyingError: error))
     }
 
     /// An integral JSON number, with its double when it is zero, which JSON can sign: `-0` is the
