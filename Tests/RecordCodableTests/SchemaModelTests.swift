@@ -211,6 +211,29 @@ struct SchemaModelTests {
         #expect(try RecordType(Card.self, encoder: encoder).fields.count == 3)
     }
 
+    @Test("An encrypted identifier is an error, as the encoder makes it, unless it is kept as a field too")
+    func encryptedIdentifier() throws {
+        struct Card: Codable {
+            var id: String
+            var pin: String
+        }
+        struct Locked: Codable {
+            @Encrypted var id: String
+            var pin: String
+        }
+        var encoder = RecordEncoder()
+        encoder.encryptedKeys = ["id"]
+        let byKey = expectEncodingError(at: "id") { _ = try RecordType(Card.self, encoder: encoder) }
+        let encoded = expectEncodingError(at: "id") { _ = try encoder.encode(Card(id: "c", pin: "1")) }
+        #expect(byKey?.context?.debugDescription == encoded?.context?.debugDescription)
+        expectEncodingError(at: "id") { _ = try RecordType(Locked.self) }
+        expectEncodingError(at: "id") { _ = try RecordEncoder().encode(Locked(id: "c", pin: "1")) }
+        encoder.storesIdentifierAsField = true
+        #expect(
+            try RecordType(Card.self, encoder: encoder).field(named: "id")
+                == Field(name: "id", type: .string, isEncrypted: true))
+    }
+
     @Test("Coding keys name the fields; a class and its superclass make one record type")
     func codingKeysAndClasses() throws {
         class Base: Codable {

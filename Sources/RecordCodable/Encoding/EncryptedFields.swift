@@ -44,10 +44,7 @@ extension RecordEncodingEngine {
     private func encryptedFieldName(forKeyNamed keyName: String, in fields: [String: RecordValue]) throws -> String? {
         if isIdentifier(keyName), !options.storesIdentifierAsField {
             guard let recordName = encodedRecordName else { return nil }
-            throw EncodingError.invalid(
-                recordName, at: .field(named: keyName),
-                "The identifier '\(keyName)' names the record, and CloudKit never encrypts a record's name. "
-                    + "Leave it unencrypted, or set storesIdentifierAsField to keep an encrypted copy as a field.")
+            throw EncodingError.encryptedIdentifier(keyName, value: recordName, at: CodingPath.field(named: keyName).keys)
         }
         // The name is not checked here: a field under it exists only if it was valid. (A key of
         // another model, as encryptedKeys applies to every model, may make no valid name.)
@@ -111,4 +108,15 @@ extension ContiguousArray: TypedList {
 
 extension Set: TypedList {
     static var elementType: Any.Type { Element.self }
+}
+
+extension EncodingError {
+    /// The error for an identifier marked encrypted, which names the record rather than being a
+    /// field: the encoder's and the schema's.
+    static func encryptedIdentifier(_ keyName: String, value: Any, at path: [any CodingKey]) -> EncodingError {
+        .invalid(
+            value, at: path,
+            "The identifier '\(keyName)' names the record, and CloudKit never encrypts a record's name. "
+                + "Leave it unencrypted, or set storesIdentifierAsField to keep an encrypted copy as a field.")
+    }
 }

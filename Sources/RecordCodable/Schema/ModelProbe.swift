@@ -22,6 +22,9 @@ final class ModelProbe: Decoder {
 
     /// The fields, in the order the model read them first.
     private(set) var fields: [ProbedField] = []
+    /// The key of the identifier when the model reads it and it names the record, and whether it
+    /// is ``Encrypted``: no field, but an error if encrypted.
+    private(set) var identifier: (key: any CodingKey, isEncrypted: Bool)?
 
     init(encoder: RecordEncoder) {
         identifierKey = encoder.identifierKey
@@ -41,7 +44,10 @@ final class ModelProbe: Decoder {
     /// twice keeps its first shape, and is encrypted if either read is.
     fileprivate func note(_ key: some CodingKey, _ shape: StoredShape, isEncrypted: Bool = false) {
         let name = key.stringValue
-        if name == identifierKey, !storesIdentifierAsField { return }
+        if name == identifierKey, !storesIdentifierAsField {
+            identifier = (key, (identifier?.isEncrypted ?? false) || isEncrypted)
+            return
+        }
         if let index = fields.firstIndex(where: { $0.key.stringValue == name }) {
             fields[index].isEncrypted = fields[index].isEncrypted || isEncrypted
         } else {

@@ -58,6 +58,12 @@ extension RecordSchema.RecordType {
     ) throws {
         let probe = ModelProbe(encoder: encoder)
         try probe.probe(model)
+        if let identifier = probe.identifier,
+            identifier.isEncrypted || encoder.encryptedKeys.contains(identifier.key.stringValue)
+        {
+            let keyName = identifier.key.stringValue
+            throw EncodingError.encryptedIdentifier(keyName, value: keyName, at: [identifier.key])
+        }
         let naming = RecordFieldWriter(layout: nil, strategy: encoder.keyEncodingStrategy)
         var fields: [RecordSchema.Field] = []
         var keysByField: [String: String] = [:]
