@@ -44,7 +44,8 @@ extension RecordEncodingEngine {
     private func encryptedFieldName(forKeyNamed keyName: String, in fields: [String: RecordValue]) throws -> String? {
         if isIdentifier(keyName), !options.storesIdentifierAsField {
             guard let recordName = encodedRecordName else { return nil }
-            throw EncodingError.encryptedIdentifier(keyName, value: recordName, at: CodingPath.field(named: keyName).keys)
+            throw EncodingError.encryptedIdentifier(
+                keyName, value: recordName, at: CodingPath.field(named: keyName).keys)
         }
         // The name is not checked here: a field under it exists only if it was valid. (A key of
         // another model, as encryptedKeys applies to every model, may make no valid name.)
