@@ -370,6 +370,17 @@ struct SchemaModelTests {
             }
         }
         #expect(try RecordType(Readings.self).fields == [Field(name: "values", type: .bytes)])
+
+        struct Counted: Decodable {
+            enum Keys: String, CodingKey { case id, values }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Keys.self)
+                _ = try container.decode(String.self, forKey: .id)
+                var list = try container.nestedUnkeyedContainer(forKey: .values)
+                for _ in 0..<(list.count ?? 0) { _ = try list.decode(Double.self) }
+            }
+        }
+        #expect(try RecordType(Counted.self).fields == [Field(name: "values", type: .list(.double))])
     }
 
     @Test("Indexes by property key or system field name, and grants")

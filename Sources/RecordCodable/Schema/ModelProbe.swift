@@ -207,8 +207,9 @@ private struct ListFieldProbe<Key: CodingKey>: UnkeyedDecodingContainer {
     }
 
     var codingPath: [any CodingKey] { [key] }
-    var count: Int? { nil }
-    /// One element is offered, which is enough to tell the list's type.
+    /// One element is offered, which is enough to tell the list's type: so a model that reads
+    /// as many elements as the count says reads one too.
+    var count: Int? { 1 }
     var isAtEnd: Bool { currentIndex > 0 }
 
     /// A `nil` element, which the encoder stores as JSON; the list then ends, as after any
