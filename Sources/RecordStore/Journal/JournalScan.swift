@@ -45,12 +45,13 @@ struct JournalScan {
         var header: [UInt8] = []
         switch try Self.check(at: Frame.fileHeaderSize, in: &window, salt: salt) {
         case .valid(let payloadCount):
-            let entries = try window.withBytes(at: Frame.fileHeaderSize + Frame.headerSize, count: payloadCount) {
-                payload in
-                // A checksum that holds over entries that do not read is damage all the same.
-                (try? Frame.entries(in: payload))?.map { Array(payload[$0.start..<$0.start + $0.count]) }
-            }
-            guard let entries, let entries, entries.count == 1, let first = entries.first else {
+            // None when the file ends first, or when the entries do not read: a checksum that
+            // holds over entries that do not read is damage all the same.
+            let entries: [[UInt8]]? =
+                try window.withBytes(at: Frame.fileHeaderSize + Frame.headerSize, count: payloadCount) { payload in
+                    (try? Frame.entries(in: payload))?.map { Array(payload[$0.start..<$0.start + $0.count]) }
+                } ?? nil
+            guard let entries, entries.count == 1, let first = entries.first else {
                 throw RecordStoreError.corruptJournal(
                     path: path, offset: Frame.fileHeaderSize, reason: "the store's header frame holds no header")
             }
