@@ -292,19 +292,26 @@ struct CrossedAnswersTests {
         #expect(try store.modifyRequests().isEmpty)
     }
 
-    @Test("NOT_FOUND for an older update than the last one sent changes nothing; the last one's makes the conflict")
+    @Test("NOT_FOUND for an update of a version the store no longer takes for the server's changes nothing")
     func staleNotFound() throws {
         let store = try syncedStore()
-        try store.save(noteRecord("N1", title: "First"))
+        try store.save(noteRecord("N1", title: "Mine"))
         let first = try #require(try store.modifyRequests().first)
-        try store.save(noteRecord("N1", title: "Second"))
-        let second = try #require(try store.modifyRequests().first)
-        let before = try stored(store, "N1")
-        let outcome = try store.apply(notFound("N1"), for: first)
-        #expect(outcome.failed[noteKey("N1")]?.serverErrorCode == .notFound)
+        try store.apply(notFound("N1"), for: first)
+        // Applied twice: the record, saved again over the deletion, stays a create.
+        try store.save(noteRecord("N1", title: "Mine"))
+        var before = try stored(store, "N1")
+        #expect(before?.status == .pending)
+        try store.apply(notFound("N1"), for: first)
         #expect(try stored(store, "N1") == before)
-        try store.apply(notFound("N1"), for: second)
-        #expect(try stored(store, "N1")?.status == .conflict)
+        // Applied late, once the record was created anew and edited: the server has it.
+        let create = try #require(try store.modifyRequests().first)
+        try store.apply(saved(noteRecord("N1", title: "Mine"), tag: "t5"), for: create)
+        try store.save(noteRecord("N1", title: "Mine, edited"))
+        before = try stored(store, "N1")
+        let outcome = try store.apply(notFound("N1"), for: first)
+        #expect(outcome.conflicts.isEmpty)
+        #expect(try stored(store, "N1") == before)
     }
 
     @Test("An update answered NOT_FOUND after a reopening is in conflict with the server's deletion")
@@ -427,6 +434,50 @@ struct CrossedAnswersTests {
         let operation = try nextOperation(store)
         #expect(operation.operationType == .create)
         #expect(operation.record.fields == ["title": .string("Base")])
+    }
+
+    @Test("A record saved back while its delete is out, in conflict with the deletion fetched meanwhile, is created")
+    func ownDeletionFetchedBack() throws {
+        let store = try syncedStore()
+        try store.deleteRecord(for: noteKey("N1"))
+        let delete = try #require(try store.modifyRequests().first)
+        try store.save(noteRecord("N1", title: "Again"))
+        try store.applyFetched([.success(deletionMarker("N1", tag: "t2"))])
+        try store.apply(RecordsModifyResponse(records: [.success(deletionMarker("N1"))]), for: delete)
+        #expect(try stored(store, "N1")?.status == .pending)
+        let operation = try nextOperation(store)
+        #expect(operation.operationType == .create)
+        #expect(operation.record.fields == ["title": .string("Again")])
+    }
+
+    @Test(
+        "A conflict's lookup answered NOT_FOUND gives the server's deletion: saved again it is a create, accepted it is gone",
+        arguments: [false, true])
+    func conflictLookupNotFound(acceptsDeletion: Bool) throws {
+        let store = try syncedStore(zone: "Notes")
+        try store.save(noteRecord("N1", title: "Mine"), inZone: "Notes")
+        let request = try #require(try store.modifyRequests().first)
+        try store.apply(conflict("N1"), for: request)
+        let lookup = try #require(try store.conflictLookupRequests().first)
+        let missing = RecordServerError(recordName: "N1", serverErrorCode: .notFound)
+        try store.applyFetched(RecordsLookupResponse(records: [.failure(missing)]), for: lookup)
+        let key = noteKey("N1", zone: "Notes")
+        #expect(try store.storedRecord(for: key)?.serverRecord?.metadata?.deleted == true)
+        #expect(try store.conflictLookupRequests().isEmpty)
+        if acceptsDeletion {
+            try store.acceptServerVersion(for: key)
+            #expect(try store.storedRecord(for: key) == nil)
+        } else {
+            try store.save(noteRecord("N1", title: "Mine, kept"), inZone: "Notes")
+            let operation = try nextOperation(store)
+            #expect(operation.operationType == .create)
+        }
+        // A lookup's NOT_FOUND for a record that is not waiting for one changes nothing.
+        try store.save(noteRecord("N2", title: "Other"), inZone: "Notes")
+        let before = try store.storedRecord(for: noteKey("N2", zone: "Notes"))
+        let other = RecordServerError(recordName: "N2", serverErrorCode: .notFound)
+        try store.applyFetched(RecordsLookupResponse(records: [.failure(other)]), for: lookup)
+        #expect(try store.storedRecord(for: noteKey("N2", zone: "Notes")) == before)
     }
 
     @Test("A record deleted here and on the server is gone, whether it was in conflict or not")

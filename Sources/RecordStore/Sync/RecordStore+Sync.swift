@@ -153,8 +153,7 @@ extension RecordStore {
                         case .failure(let error)
                         where error.serverErrorCode == .notFound && operation.record.metadata?.changeTag != nil:
                             // An update of a record the server deleted since.
-                            let isLatest = latest != nil || engine.sent[key] == nil
-                            change = try ServerChanges.notFound(error, isLatest: isLatest, entry: entry)
+                            change = try ServerChanges.notFound(error, for: operation.record, entry: entry)
                             switch change {
                             case .keep: outcome.failed[key] = error
                             case .replace: outcome.conflicts.append(key)
@@ -182,8 +181,10 @@ extension RecordStore {
     /// server is removed. A record the app changed keeps its local version, and is in
     /// ``SyncStatus/conflict`` with the server's beside it when the server's differs from the
     /// version the change was made from — but not when it is the app's own update, fetched before
-    /// the answer to its request: an edit made since is then an update of it. Entries the page
-    /// could not read, and errors, are left alone.
+    /// the answer to its request: an edit made since is then an update of it. A lookup answered
+    /// `NOT_FOUND` for a record in conflict whose server version is not known yet gives the
+    /// server's deletion as that version. Entries the page could not read, and other errors, are
+    /// left alone.
     ///
     /// - Parameters:
     ///   - results: The page's records.
@@ -192,6 +193,14 @@ extension RecordStore {
     ///     ``syncToken(forZone:)``).
     public func applyFetched(_ results: [RecordResult], zone: String? = nil, syncToken: String? = nil) throws {
         try withBatch { batch in
+            for case .failure(let error) in results where error.serverErrorCode == .notFound {
+                // A lookup of a record in conflict that the server no longer has: it deleted it.
+                guard let name = error.recordName else { continue }
+                for key in batch.keys(named: name, recordType: "", inZone: zone ?? Self.defaultZone) {
+                    guard let existing = try batch.entry(for: key) else { continue }
+                    batch.apply(try ServerChanges.notFoundInLookup(existing: existing), to: key)
+                }
+            }
             for case .success(let record) in results {
                 let recordZone = zone ?? record.metadata?.zoneID?.zoneName ?? Self.defaultZone
                 if record.metadata?.deleted == true {

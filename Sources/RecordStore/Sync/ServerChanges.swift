@@ -63,9 +63,10 @@ enum ServerChanges {
         next.server = nil
         next.wasOffered = false
         next.local = try EncodedRecord(entry.local.decoded(as: entry.key).withoutChangeTag())
-        // Owed to the server again, even when it was marked synced since: saved back as it was
-        // while the delete was out.
-        if next.status == .sent || next.status == .synced { next.status = .pending }
+        // Owed to the server again, even when it was marked synced since (saved back as it was
+        // while the delete was out), or put in conflict with the deletion, fetched before its
+        // answer came: the server has no record of it now.
+        next.status = .pending
         return .replace(next)
     }
 
@@ -92,17 +93,18 @@ enum ServerChanges {
     /// saved again, the record is created anew; deleted, or the server's version accepted, it is
     /// gone. A record deleted here since is gone at once.
     ///
-    /// `isLatest` tells whether the answer is to the last request that carried the record (or the
-    /// store no longer knows which was): the answer to an older one says nothing of what the
-    /// newer one will find.
-    static func notFound(_ error: RecordServerError, isLatest: Bool, entry: RecordEntry) throws -> Outcome {
-        guard isLatest, [.pending, .sent, .deletedLocally].contains(entry.status) else { return .keep }
+    /// Only an answer to an update of the version the store still takes for the server's — the
+    /// same change tag — says so: an answer that comes late, or twice, after the record was made
+    /// anew or fetched again, says nothing of the version the server has now.
+    static func notFound(_ error: RecordServerError, for operation: Record, entry: RecordEntry) throws -> Outcome {
+        guard [.pending, .sent, .deletedLocally].contains(entry.status),
+            let tag = operation.metadata?.changeTag,
+            try entry.serverVersion?.decoded(as: entry.key).metadata?.changeTag == tag
+        else { return .keep }
         if entry.isDeletion { return .remove }
-        var marker = Record(recordType: entry.key.recordType, recordName: entry.key.recordName)
-        marker.metadata = RecordMetadata(deleted: true)
         var next = entry
         next.status = .conflict
-        next.server = try EncodedRecord(marker)
+        next.server = try EncodedRecord(Record.deletionMarker(for: entry.key))
         next.lastError = error
         return .replace(next)
     }
@@ -173,6 +175,16 @@ enum ServerChanges {
         }
     }
 
+    /// The entry once a lookup of the record is answered `NOT_FOUND`: for a record in conflict
+    /// whose server version is not known yet — the lookup
+    /// ``RecordStore/conflictLookupRequests(maximumRecords:)`` makes — the server's deletion is that
+    /// version. Any other record is left alone: a lookup the store did not ask for says nothing
+    /// of what it has since.
+    static func notFoundInLookup(existing: RecordEntry) throws -> Outcome {
+        guard existing.status == .conflict, existing.server == nil else { return .keep }
+        return try deletedOnServer(Record.deletionMarker(for: existing.key), existing: existing)
+    }
+
     /// The entry once the server says the record is deleted: `marker` is the server's record
     /// of the deletion.
     static func deletedOnServer(_ marker: Record, existing: RecordEntry) throws -> Outcome {
@@ -192,6 +204,14 @@ enum ServerChanges {
 }
 
 extension Record {
+    /// The server's deletion of the record of `key`, as the store keeps it when the server said
+    /// `NOT_FOUND` rather than sending a deletion.
+    static func deletionMarker(for key: RecordKey) -> Record {
+        var marker = Record(recordType: key.recordType, recordName: key.recordName)
+        marker.metadata = RecordMetadata(deleted: true)
+        return marker
+    }
+
     /// This record with the metadata of `server`'s version: the change tag and dates the
     /// server gave it, in this record's zone when the server names none.
     func withServerMetadata(of server: Record) -> Record {
