@@ -150,6 +150,70 @@ struct ModelsTests {
         #expect(operations.first?.record.metadata?.changeTag == "f1")
     }
 
+    struct Comment: Codable, Hashable, LinkedRecord {
+        var id: String
+        var text: String
+    }
+
+    struct Post: Codable, Hashable {
+        var id: String
+        var comments: [Comment]
+        var pinned: [Comment]?
+    }
+
+    struct Team: Codable, Hashable, LinkedRecord {
+        var id: String
+        var name: String
+    }
+
+    struct Author: Codable, Hashable, LinkedRecord {
+        var id: String
+        var team: Team
+    }
+
+    struct Article: Codable, Hashable {
+        var id: String
+        var author: Author
+    }
+
+    /// `store` with `model`'s records as the server has them.
+    func fetch(_ model: some Encodable, into store: RecordStore) throws {
+        let records = try RecordEncoder().encodeGraph(model).enumerated().map { index, record in
+            var record = record
+            record.metadata = RecordMetadata(changeTag: "t\(index)")
+            return RecordResult.success(record)
+        }
+        try store.applyFetched(records)
+    }
+
+    @Test("A synced model parked with a link removed from a list, or changed two links down, is an update")
+    func parkLinksInListsAndDeeper() throws {
+        let store = try RecordStore.inMemory()
+        let comments = [Comment(id: "c1", text: "a"), Comment(id: "c2", text: "b")]
+        try fetch(Post(id: "P", comments: comments, pinned: comments), into: store)
+        #expect(try store.retrieve(Post.self, identifier: "P")?.comments == comments)
+        try store.park(Post(id: "P", comments: [comments[0]], pinned: nil))
+        var operations = try store.modifyRequests().flatMap(\.operations)
+        #expect(operations.map(\.record.recordName) == ["P"])
+        #expect(operations.first?.record.clearedFields == ["pinned"])
+        #expect(operations.first?.record.fields.keys.sorted() == ["comments"])
+
+        let articles = try RecordStore.inMemory()
+        try fetch(Article(id: "A", author: Author(id: "mei", team: Team(id: "t1", name: "One"))), into: articles)
+        let moved = Article(id: "A", author: Author(id: "mei", team: Team(id: "t2", name: "Two")))
+        try articles.park(moved)
+        #expect(try articles.retrieve(Article.self, identifier: "A") == moved)
+        operations = try articles.modifyRequests().flatMap(\.operations)
+        #expect(Set(operations.map(\.record.recordName)) == ["mei", "t2"])
+    }
+
+    @Test("Deleting a model without an identifier is an error, as parking it is")
+    func deleteWithoutIdentifier() throws {
+        struct Unnamed: Codable { var id: String? }
+        let store = try RecordStore.inMemory()
+        expectStoreError(.unnamedRecord(recordType: "Unnamed")) { try store.delete(Unnamed(id: nil)) }
+    }
+
     @Test("A batch sees the models it parked")
     func batchReads() throws {
         let store = try RecordStore.inMemory()

@@ -39,6 +39,8 @@ extension RecordStore.Batch {
     /// Deletes a model's record; see ``RecordStore/delete(_:inZone:)``.
     public mutating func delete<Model: Encodable>(_ model: Model, inZone zone: String? = nil) throws {
         let record = try options.encoder.encode(model)
+        // A model without an identifier names no record: deleting nothing would look like success.
+        guard !record.recordName.isEmpty else { throw RecordStoreError.unnamedRecord(recordType: record.recordType) }
         try deleteRecord(
             for: RecordKey(
                 zone: zone ?? RecordStore.defaultZone, recordType: record.recordType, recordName: record.recordName))
@@ -75,24 +77,26 @@ extension RecordStore.Batch {
             return records
         }
         var originals: [String: Record] = [root.recordName: rootOriginal]
-        var linkedOriginals: [Record] = []
         for record in records.dropFirst() {
             guard let original = try serverVersion(of: record, inZone: zone) else { continue }
             originals[record.recordName] = original
-            linkedOriginals.append(original)
         }
-        // The records the original links to that the store's reader finds, so that the original
-        // reads as a model retrieved from the store does: a link the edited model no longer writes
-        // was removed. A link whose record the reader does not find, which the model read as
-        // `nil` too, is left as the server has it.
-        for case .reference(let link) in rootOriginal.fields.values where originals[link.recordName] == nil {
-            let linked = try visibleRecords(named: link.recordName, inZone: zone)
-            guard let found = linked.first, linked.count == 1,
-                let original = try serverVersion(of: found, inZone: zone)
-            else { continue }
-            originals[link.recordName] = original
-            linkedOriginals.append(original)
+        // The records the originals link to, directly, in lists or through other records, that the
+        // store's reader finds: so that the original reads as a model retrieved from the store
+        // does, and a link the edited model no longer writes was removed. A link whose record the
+        // reader does not find, which the model read as `nil` too, is left as the server has it.
+        var waiting = Array(originals.values)
+        while let original = waiting.popLast() {
+            for link in original.references where originals[link.recordName] == nil {
+                let linked = try visibleRecords(named: link.recordName, inZone: zone)
+                guard let found = linked.first, linked.count == 1,
+                    let linkedOriginal = try serverVersion(of: found, inZone: zone)
+                else { continue }
+                originals[link.recordName] = linkedOriginal
+                waiting.append(linkedOriginal)
+            }
         }
+        let linkedOriginals = originals.filter { $0.key != root.recordName }.sorted { $0.key < $1.key }.map(\.value)
         let updates = try encoder.encodeGraph(
             model, updating: rootOriginal, linkedOriginals: linkedOriginals, keepingUnreadLinks: true)
         return updates.map { update in originals[update.recordName]?.applying(update) ?? update }

@@ -32,7 +32,7 @@ struct ModelReader {
     private mutating func linkedRecords(of root: Record, zone: String) throws -> [Record] {
         var linked: [Record] = []
         var visited: Set<NameInZone> = [NameInZone(zone: zone, name: root.recordName)]
-        var waiting = Self.references(in: root).map { ($0, zone) }
+        var waiting = root.references.map { ($0, zone) }
         while let (reference, holderZone) = waiting.popLast() {
             let target = NameInZone(zone: reference.zoneID?.zoneName ?? holderZone, name: reference.recordName)
             guard visited.insert(target).inserted else { continue }
@@ -45,16 +45,18 @@ struct ModelReader {
             }
             for record in records {
                 linked.append(record)
-                waiting += Self.references(in: record).map { ($0, target.zone) }
+                waiting += record.references.map { ($0, target.zone) }
             }
         }
         return linked
     }
+}
 
-    /// The references a record's fields hold, alone or in lists.
-    private static func references(in record: Record) -> [RecordReference] {
+extension Record {
+    /// The references the record's fields hold, alone or in lists.
+    var references: [RecordReference] {
         var references: [RecordReference] = []
-        for value in record.fields.values {
+        for value in fields.values {
             switch value {
             case .reference(let reference):
                 references.append(reference)

@@ -88,6 +88,8 @@ extension RecordStore {
     /// Deletes a model's record (the records of the models it links to stay): removed at once
     /// if the server never had it, else kept as ``SyncStatus/deletedLocally`` until the delete
     /// is sent.
+    ///
+    /// - Throws: ``RecordStoreError/unnamedRecord(recordType:)`` when the model has no identifier.
     public func delete<Model: Encodable>(_ model: Model, inZone zone: String? = nil) throws {
         try withBatch { try $0.delete(model, inZone: zone) }
     }
