@@ -37,6 +37,33 @@ struct ConcurrencyTests {
             "missing \(Set(expected).subtracting(found).sorted()), extra \(Set(found).subtracting(expected).sorted())")
     }
 
+    @Test("A model retrieved while commits move its link is a snapshot: never a link to a record deleted meanwhile")
+    func retrieveIsASnapshot() async throws {
+        let store = try RecordStore.inMemory()
+        try store.park(FiledNote(id: "n", title: "0", folder: Folder(id: "f0", name: "0")))
+        // Each commit moves the note to a new folder and deletes the old one.
+        let writer = Task.detached {
+            for round in 1...300 {
+                try store.write { batch in
+                    try batch.park(
+                        FiledNote(id: "n", title: "\(round)", folder: Folder(id: "f\(round)", name: "\(round)")))
+                    try batch.delete(Folder.self, identifier: "f\(round - 1)")
+                }
+            }
+        }
+        let reader = Task.detached {
+            var reads = 0
+            while reads < 2_000 {
+                reads += 1
+                let note = try #require(try store.retrieve(FiledNote.self, identifier: "n"))
+                #expect(note.folder.name == note.title)
+                if reads % 10 == 0 { _ = try store.retrieveAll(FiledNote.self) }
+            }
+        }
+        try await writer.value
+        try await reader.value
+    }
+
     @Test("Many tasks write and read one store in memory")
     func inMemory() async throws {
         var options = RecordStore.Options()

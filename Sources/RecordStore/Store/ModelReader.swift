@@ -28,8 +28,8 @@ struct ModelReader {
         try decoder.decode(type, from: record, linkedRecords: linkedRecords(of: record, zone: zone))
     }
 
-    /// The records that `root` links to, directly or through others.
-    private mutating func linkedRecords(of root: Record, zone: String) throws -> [Record] {
+    /// The records that `root`, a record of `zone`, links to, directly or through others.
+    mutating func linkedRecords(of root: Record, zone: String) throws -> [Record] {
         var linked: [Record] = []
         var visited: Set<NameInZone> = [NameInZone(zone: zone, name: root.recordName)]
         var waiting = root.references.map { ($0, zone) }

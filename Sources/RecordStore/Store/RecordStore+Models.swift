@@ -47,20 +47,16 @@ extension RecordStore {
         _ type: Model.Type, identifier: some CustomStringConvertible, inZone zone: String? = nil
     ) throws -> Model? {
         let key = Self.key(of: type, identifier: identifier, inZone: zone)
-        guard let record = try record(for: key) else { return nil }
-        var reader = modelReader
-        return try reader.model(type, from: record, zone: key.zone)
+        return try models(type) { batch in try batch.record(for: key).map { [($0, key.zone)] } ?? [] }.first
     }
 
     /// Every model of `type`, in `zone` or in every zone, sorted by identifier.
     public func retrieveAll<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws -> [Model] {
         let recordType = RecordEncoder.recordType(of: type)
-        let entries = try entries { key, slot in
-            key.recordType == recordType && (zone == nil || key.zone == zone) && slot.state.isVisible
-        }
-        var reader = modelReader
-        return try entries.map { entry in
-            try reader.model(type, from: entry.local.decoded(as: entry.key), zone: entry.key.zone)
+        return try models(type) { batch in
+            try batch.keys { key, state in
+                key.recordType == recordType && (zone == nil || key.zone == zone) && state.isVisible
+            }.compactMap { key in try batch.record(for: key).map { ($0, key.zone) } }
         }
     }
 
@@ -76,12 +72,10 @@ extension RecordStore {
         _ type: Model.Type, status: SyncStatus, inZone zone: String? = nil
     ) throws -> [Model] {
         let recordType = RecordEncoder.recordType(of: type)
-        let entries = try entries { key, slot in
-            key.recordType == recordType && (zone == nil || key.zone == zone) && slot.status == status
-        }
-        var reader = modelReader
-        return try entries.map { entry in
-            try reader.model(type, from: entry.local.decoded(as: entry.key), zone: entry.key.zone)
+        return try models(type) { batch in
+            try batch.keys { key, state in
+                key.recordType == recordType && (zone == nil || key.zone == zone) && state.status == status
+            }.compactMap { key in try batch.entry(for: key).map { (try $0.local.decoded(as: key), key.zone) } }
         }
     }
 
@@ -106,17 +100,19 @@ extension RecordStore {
         try withBatch { try $0.deleteAll(type, inZone: zone) }
     }
 
-    /// A reader that finds linked records in the store, one look-up at a time, decoding them
-    /// outside the lock.
-    private var modelReader: ModelReader {
-        ModelReader(decoder: options.decoder) { [self] name, zone in
-            let entries = try withEngine { engine in
-                try engine.index.records(named: name, inZone: zone)
-                    .filter { $0.slot.state.isVisible }
-                    .sorted { $0.key < $1.key }
-                    .map { try engine.entry(at: $0.slot.location, status: $0.slot.status) }
+    /// The models of the records `select` picks, each a record and its zone. The records, and
+    /// those of the models they link to, are read under one hold of the lock, so that the models
+    /// are a snapshot of the store, never half of a commit made meanwhile; the models are decoded
+    /// after it.
+    private func models<Model: Decodable>(
+        _ type: Model.Type, of select: (Batch) throws -> [(record: Record, zone: String)]
+    ) throws -> [Model] {
+        let read = try reading { batch in
+            var reader = batch.modelReader
+            return try select(batch).map { record, zone in
+                (record: record, linked: try reader.linkedRecords(of: record, zone: zone))
             }
-            return try entries.map { try $0.local.decoded(as: $0.key) }
         }
+        return try read.map { try options.decoder.decode(type, from: $0.record, linkedRecords: $0.linked) }
     }
 }
