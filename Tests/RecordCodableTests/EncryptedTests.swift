@@ -207,6 +207,9 @@ struct EncryptedTests {
                 let description = error?.context?.debugDescription ?? ""
                 #expect(description.contains("never encrypts references"), "\(what): \(description)")
             }
+            // A nil writes no field: nothing is encrypted, a list of references or a single one.
+            #expect((try? encoder.encode(Secret<[RecordReference]?>(value: nil)))?.fields.isEmpty == true)
+            #expect((try? encoder.encode(Secret<RecordReference?>(value: nil)))?.fields.isEmpty == true)
         }
     }
 

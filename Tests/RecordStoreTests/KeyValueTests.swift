@@ -78,4 +78,46 @@ struct KeyValueTests {
         try store.keyValues(namespace: "device").removeValue(forKey: "a")
         #expect(try store.storedRecord(for: RecordKey(zone: "device", recordType: "KeyValue", recordName: "a")) == nil)
     }
+
+    @Test("Setting nil removes the value: the default reads again")
+    func settingNil() throws {
+        let store = try RecordStore.inMemory()
+        let settings = store.keyValues(namespace: "settings")
+        try settings.set(3, forKey: "limit")
+        try settings.set(Int?.none, forKey: "limit")
+        #expect(try !settings.contains("limit"))
+        #expect(try settings.value(forKey: "limit", default: 5) == 5)
+        try settings.set(Int?.some(4), forKey: "limit")
+        #expect(try settings.value(forKey: "limit", default: 5) == 4)
+    }
+
+    @Test("A linked model is no value: an error that says to park it")
+    func linkedModelValue() throws {
+        let settings = try RecordStore.inMemory().keyValues(namespace: "settings")
+        for value: any Encodable in [Folder(id: "f", name: "F"), [Folder(id: "f", name: "F")]] {
+            do {
+                try settings.set(value, forKey: "favourite")
+                Issue.record("A linked model was kept as a value")
+            } catch let EncodingError.invalidValue(_, context) {
+                #expect(context.debugDescription.contains("park it"))
+                #expect(context.codingPath.map(\.stringValue) == ["value"])
+            }
+        }
+        #expect(try settings.keys().isEmpty)
+    }
+
+    @Test("In a view that syncs, a key follows CloudKit's rule for record names; on the device, any key but empty")
+    func keyNames() throws {
+        let store = try RecordStore.inMemory()
+        let shared = store.keyValues(namespace: "shared", syncs: true)
+        for key in ["caf\u{E9}", String(repeating: "k", count: 256), "_private"] {
+            #expect(throws: EncodingError.self) { try shared.set(1, forKey: key) }
+        }
+        try shared.set(1, forKey: String(repeating: "k", count: 255))
+        let device = store.keyValues(namespace: "device")
+        try device.set(1, forKey: "caf\u{E9}")
+        #expect(try device.value(forKey: "caf\u{E9}", default: 0) == 1)
+        expectStoreError(.unnamedRecord(recordType: "KeyValue")) { try device.set(1, forKey: "") }
+        expectStoreError(.unnamedRecord(recordType: "KeyValue")) { try device.set(Int?.none, forKey: "") }
+    }
 }

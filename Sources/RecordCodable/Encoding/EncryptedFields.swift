@@ -94,7 +94,8 @@ extension RecordEncodingEngine {
 }
 
 /// A list type whose element type is known without an element: an empty list of references is
-/// refused as an encrypted field as a full one is.
+/// refused as an encrypted field as a full one is. (A collection of another type that encodes as
+/// a list shows what it holds only by its elements: empty, it is an empty list, encrypted.)
 protocol TypedList {
     static var elementType: Any.Type { get }
 }

@@ -7,7 +7,10 @@ extension ValueEncoder: RecordPropertyEncoder {
     func encodeEncrypted<Value: Encodable>(_ value: Value) throws {
         if let engine {
             engine.noteEncryptedField(at: path)
-            if case .root = path.parent { try engine.refuseEncryptedList(of: Value.self, at: path) }
+            // A `nil` writes no field, which nothing encrypts.
+            if case .root = path.parent, (value as? any OptionalValue)?.isNil != true {
+                try engine.refuseEncryptedList(of: Value.self, at: path)
+            }
         }
         // The value encoder is its own single value container.
         try encode(value)

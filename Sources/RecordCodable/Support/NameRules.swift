@@ -47,11 +47,11 @@ enum FieldName {
 
 /// The rule every record name must follow: CloudKit takes at most 255 ASCII characters, not
 /// starting with an underscore, which it keeps for its own names.
-enum RecordName {
+package enum RecordName {
     static let maximumLength = 255
 
     /// Why `name` cannot name a record, or `nil` when it can.
-    static func problem(with name: String) -> String? {
+    package static func problem(with name: String) -> String? {
         if isValid(name) { return nil }
         guard let first = name.utf8.first else { return "a record name cannot be empty" }
         if first == UInt8(ascii: "_") { return "a record name cannot start with an underscore" }

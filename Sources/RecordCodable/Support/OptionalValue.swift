@@ -4,9 +4,11 @@
 protocol OptionalValue {
     static var wrappedType: Any.Type { get }
     static var nilValue: Self { get }
+    var isNil: Bool { get }
 }
 
 extension Optional: OptionalValue {
     static var wrappedType: Any.Type { Wrapped.self }
     static var nilValue: Self { .none }
+    var isNil: Bool { self == nil }
 }

@@ -25,7 +25,13 @@ import RecordCodable
 /// that syncs makes them pending records, sent with the rest.
 ///
 /// A key names a record, so it cannot be empty: setting a value for `""` throws
-/// ``RecordStoreError/unnamedRecord(recordType:)``.
+/// ``RecordStoreError/unnamedRecord(recordType:)``. In a view that syncs, a key is a name the
+/// server sees, and follows CloudKit's rule for record names: at most 255 ASCII characters, not
+/// starting with an underscore. Keys are told apart as Swift compares strings: `"é"` written as
+/// one character or as `e` and an accent is one key.
+///
+/// Setting `nil` (an optional that holds none) removes the value. A linked model
+/// (`LinkedRecord`) is not a value: its record is its own; park it, and keep its identifier here.
 public struct KeyValueStore: Sendable {
     /// The type of the records that hold the values.
     public static let recordType = "KeyValue"
@@ -54,12 +60,31 @@ public struct KeyValueStore: Sendable {
         try value(Value.self, forKey: key) ?? defaultValue
     }
 
-    /// Keeps `value` for `key`, replacing what was there, durably.
+    /// Keeps `value` for `key`, replacing what was there, durably; `nil` removes it.
     ///
-    /// - Throws: `EncodingError` when the value cannot be encoded;
+    /// - Throws: `EncodingError` when the value cannot be encoded, is a linked model, or, in a
+    ///   view that syncs, when the key cannot name a record on the server;
     ///   `RecordEncodingError.recordTooLarge(size:limit:heaviestFields:)` past 1 MB.
     public func set<Value: Encodable>(_ value: Value, forKey key: String) throws {
-        var record = try Self.encoder.encode(StoredValue(value: value))
+        guard !key.isEmpty else { throw RecordStoreError.unnamedRecord(recordType: Self.recordType) }
+        if syncs, let problem = RecordName.problem(with: key) {
+            throw EncodingError.invalidValue(
+                key,
+                EncodingError.Context(
+                    codingPath: [],
+                    debugDescription: "The key '\(key)' names a record the server sees, and \(problem)."))
+        }
+        let records = try Self.encoder.encodeGraph(StoredValue(value: value))
+        guard records.count == 1, var record = records.first else {
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: [StoredValue<Value>.CodingKeys.value],
+                    debugDescription: "A linked model is a record of its own, which a value would only "
+                        + "refer to: park it, and keep its identifier as the value."))
+        }
+        // An optional that holds nothing wrote no field: the value is removed.
+        guard !record.fields.isEmpty else { return try removeValue(forKey: key) }
         record.recordType = Self.recordType
         record.recordName = key
         try store.withBatch { try $0.save(record, inZone: namespace, localOnly: !syncs) }
@@ -107,6 +132,10 @@ public struct KeyValueStore: Sendable {
     /// A value as a model of one property, so that it is stored as the coders store a property.
     fileprivate struct StoredValue<Value> {
         var value: Value
+
+        enum CodingKeys: String, CodingKey {
+            case value
+        }
     }
 
     private static let encoder: RecordEncoder = {
