@@ -366,6 +366,19 @@ struct CrossedAnswersTests {
         #expect(try stored(store, "N1")?.status == .conflict)
     }
 
+    @Test("The app's own record with an uploaded asset, fetched back with a download address, is no conflict")
+    func ownAssetFetchedBack() throws {
+        let store = try RecordStore.inMemory()
+        var mine = noteRecord("N1", title: "Base")
+        mine["photo"] = .asset(RecordAsset(fileChecksum: "sum", size: 3, wrappingKey: "key", receipt: "rcpt"))
+        try store.save(mine)
+        _ = try store.modifyRequests()
+        var theirs = serverCopy(of: noteRecord("N1", title: "Base"), tag: "t1")
+        theirs["photo"] = .asset(RecordAsset(fileChecksum: "sum", size: 3, downloadURL: "https://example.com/${f}"))
+        try store.applyFetched([.success(theirs)])
+        #expect(try stored(store, "N1")?.status == .synced)
+    }
+
     @Test("The app's own update fetched back after the app deleted the record: the delete goes with its tag")
     func ownUpdateFetchedBackAfterDelete() throws {
         let store = try syncedStore()
