@@ -207,6 +207,34 @@ struct ModelsTests {
         #expect(Set(operations.map(\.record.recordName)) == ["mei", "t2"])
     }
 
+    struct Tag: Codable, Hashable, LinkedRecord {
+        var id: String
+        var label: String
+    }
+
+    struct Tagged: Codable, Hashable {
+        var id: String
+        var folder: Folder
+        var tag: Tag
+    }
+
+    @Test("Linked models are found by type as well as name: a note, its folder and its tag may share one")
+    func sharedNames() throws {
+        let store = try RecordStore.inMemory()
+        let tagged = Tagged(id: "1", folder: Folder(id: "1", name: "Inbox"), tag: Tag(id: "1", label: "red"))
+        try store.park(tagged)
+        #expect(try store.retrieve(Tagged.self, identifier: "1") == tagged)
+        #expect(try store.retrieveAll(Tagged.self) == [tagged])
+        // A record of another type, named as a linked one, is not read in its place.
+        let note = FiledNote(id: "5", title: "T", folder: Folder(id: "2", name: "Work"))
+        try store.park(note)
+        try store.park(Note(id: "2", title: "unrelated"))
+        #expect(try store.retrieve(FiledNote.self, identifier: "5") == note)
+        // The same through the decoder alone.
+        let records = try RecordEncoder().encodeGraph(tagged)
+        #expect(try RecordDecoder().decode(Tagged.self, from: records[0], linkedRecords: records.reversed()) == tagged)
+    }
+
     @Test("Deleting a model without an identifier is an error, as parking it is")
     func deleteWithoutIdentifier() throws {
         struct Unnamed: Codable { var id: String? }

@@ -34,7 +34,7 @@ extension RecordDecoder {
     /// Decodes a model from its record and the linked records that `graph` holds, which is left
     /// with what the decoding found (see ``GraphDecoding/unreadLinks``).
     func decode<T: Decodable>(_ type: T.Type, from record: Record, in graph: GraphDecoding) throws -> T {
-        graph.begin(record.recordName)
+        graph.begin(GraphDecoding.Link(recordType: record.recordType, name: record.recordName))
         let engine = RecordDecodingEngine(record: record, options: self, graph: graph)
         defer { engine.finish() }
         // The type asked for, which may be a subclass of T.
@@ -44,30 +44,46 @@ extension RecordDecoder {
 
 /// The records a graph is decoded from, the models already decoded from them, and the records
 /// being decoded now, whose links back would be cycles.
+///
+/// A reference names a record but not its type, and a store may keep records of two types under
+/// one name: so the records are kept by name, and the one of the type the property expects is the
+/// one read. Models are kept by type and name.
 final class GraphDecoding {
-    private let records: [String: Record]
-    private var decoded: [String: Any] = [:]
-    private var inProgress: Set<String> = []
+    /// A linked record, as a model of one type reads it.
+    struct Link: Hashable {
+        var recordType: String
+        var name: String
+    }
+
+    private let records: [String: [Record]]
+    private var decoded: [Link: Any] = [:]
+    private var inProgress: Set<Link> = []
     /// For each record decoded, by name, the fields whose links its optional linked properties
     /// read as `nil`, as the records they name were not given. An update made from such a model
     /// cannot tell an untouched link from a removed one (see `RecordUpdate`).
     var unreadLinks: [String: Set<String>] = [:]
 
     init(records: some Sequence<Record>) {
-        self.records = Dictionary(records.map { ($0.recordName, $0) }, uniquingKeysWith: { _, last in last })
+        self.records = Dictionary(grouping: records, by: \.recordName)
     }
 
-    func record(named name: String) -> Record? { records[name] }
-    func decodedValue(named name: String) -> Any? { decoded[name] }
-    func isDecoding(_ name: String) -> Bool { inProgress.contains(name) }
-    func begin(_ name: String) { inProgress.insert(name) }
-
-    func end(_ name: String, decoded value: Any) {
-        inProgress.remove(name)
-        decoded[name] = value
+    /// The record named `name`: the one of `recordType` when several records share the name,
+    /// else the last one given.
+    func record(named name: String, ofType recordType: String? = nil) -> Record? {
+        guard let named = records[name] else { return nil }
+        return named.last { $0.recordType == recordType } ?? named.last
     }
 
-    func abandon(_ name: String) { inProgress.remove(name) }
+    func decodedValue(of link: Link) -> Any? { decoded[link] }
+    func isDecoding(_ link: Link) -> Bool { inProgress.contains(link) }
+    func begin(_ link: Link) { inProgress.insert(link) }
+
+    func end(_ link: Link, decoded value: Any) {
+        inProgress.remove(link)
+        decoded[link] = value
+    }
+
+    func abandon(_ link: Link) { inProgress.remove(link) }
 
     /// How many linked records may be decoded inside one another. Each level is a model's own
     /// `init(from:)` calling into the decoder, which takes stack: about 1.5 KB a level in an
@@ -83,13 +99,13 @@ extension RecordDecodingEngine {
     /// The linked model that `reference` names, decoded from its record in the graph.
     func decodeLinked<T: Decodable>(_ type: T.Type, from reference: RecordReference, at path: CodingPath) throws -> T {
         let name = reference.recordName
-        guard let graph, let record = graph.record(named: name) else {
+        let expectedType = ModelTypes.info(of: T.self).recordType
+        guard let graph, let record = graph.record(named: name, ofType: expectedType) else {
             throw DecodingError.valueNotFound(
                 type, at: path,
                 "The reference names the record '\(name)', which was not given: pass the records that \(type) "
                     + "links to as linkedRecords, or decode the property as a RecordReference.")
         }
-        let expectedType = ModelTypes.info(of: T.self).recordType
         guard record.recordType == expectedType || record.recordType.isEmpty else {
             throw DecodingError.typeMismatch(
                 type,
@@ -98,8 +114,9 @@ extension RecordDecodingEngine {
                     debugDescription: "The reference names the record '\(name)' of type '\(record.recordType)', "
                         + "but \(type) is stored in records of type '\(expectedType)'."))
         }
-        if let value = graph.decodedValue(named: name) as? T { return value }
-        guard !graph.isDecoding(name) else {
+        let link = GraphDecoding.Link(recordType: expectedType, name: name)
+        if let value = graph.decodedValue(of: link) as? T { return value }
+        guard !graph.isDecoding(link) else {
             throw DecodingError.corrupted(
                 "The reference names the record '\(name)', which is being decoded: the links form a cycle, "
                     + "which init(from:) cannot build. Decode one side of the cycle as a RecordReference.",
@@ -111,18 +128,18 @@ extension RecordDecodingEngine {
                     + "Decode deeper links as RecordReference, and decode their records on their own.",
                 at: path)
         }
-        graph.begin(name)
+        graph.begin(link)
         let engine = RecordDecodingEngine(record: record, options: options, graph: graph)
         defer { engine.finish() }
         do {
             let value = try type.init(from: engine)
-            graph.end(name, decoded: value)
+            graph.end(link, decoded: value)
             return value
         } catch let error as DecodingError {
-            graph.abandon(name)
+            graph.abandon(link)
             throw error.prefixingPath(with: path.keys)
         } catch {
-            graph.abandon(name)
+            graph.abandon(link)
             throw error
         }
     }

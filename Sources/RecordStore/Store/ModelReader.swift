@@ -31,7 +31,8 @@ struct ModelReader {
     /// The records that `root`, a record of `zone`, links to, directly or through others.
     mutating func linkedRecords(of root: Record, zone: String) throws -> [Record] {
         var linked: [Record] = []
-        var visited: Set<NameInZone> = [NameInZone(zone: zone, name: root.recordName)]
+        // The root's own name is looked up too: a record of another type may share it.
+        var visited: Set<NameInZone> = []
         var waiting = root.references.map { ($0, zone) }
         while let (reference, holderZone) = waiting.popLast() {
             let target = NameInZone(zone: reference.zoneID?.zoneName ?? holderZone, name: reference.recordName)
@@ -43,7 +44,7 @@ struct ModelReader {
                 records = try recordsNamed(target.name, target.zone)
                 found[target] = records
             }
-            for record in records {
+            for record in records where record != root {
                 linked.append(record)
                 waiting += record.references.map { ($0, target.zone) }
             }
