@@ -280,6 +280,38 @@ struct CrossedAnswersTests {
         }
     }
 
+    @Test("An update of a record saved with its own change tag, answered NOT_FOUND, is in conflict, not sent for ever")
+    func notFoundWithoutKnownServerVersion() throws {
+        let store = try RecordStore.inMemory()
+        var record = noteRecord("N1", title: "Edit")
+        record.metadata = RecordMetadata(changeTag: "t1")
+        try store.save(record)
+        let request = try #require(try store.modifyRequests().first)
+        #expect(request.operations.first?.operationType == .update)
+        let outcome = try store.apply(notFound("N1"), for: request)
+        #expect(outcome.conflicts == [noteKey("N1")])
+        #expect(try store.modifyRequests().isEmpty)
+    }
+
+    @Test("A delete's answer applied again, once the record is in conflict with another version, changes nothing")
+    func repeatedDeleteAnswer() throws {
+        let store = try syncedStore()
+        try store.deleteRecord(for: noteKey("N1"))
+        let delete = try #require(try store.modifyRequests().first)
+        let deleted = RecordsModifyResponse(records: [.success(deletionMarker("N1"))])
+        try store.apply(deleted, for: delete)
+        try store.save(noteRecord("N1", title: "New"))
+        let create = try #require(try store.modifyRequests().first)
+        try store.apply(saved(noteRecord("N1", title: "New"), tag: "t5"), for: create)
+        try store.save(noteRecord("N1", title: "Mine"))
+        try store.applyFetched([.success(serverCopy(of: noteRecord("N1", title: "Theirs"), tag: "t6"))])
+        let before = try #require(try stored(store, "N1"))
+        #expect(before.status == .conflict)
+        let outcome = try store.apply(deleted, for: delete)
+        #expect(outcome.deleted.isEmpty)
+        #expect(try stored(store, "N1") == before)
+    }
+
     @Test("An update answered NOT_FOUND after the app deleted the record too: it is gone")
     func updateNotFoundAfterDelete() throws {
         let store = try syncedStore()

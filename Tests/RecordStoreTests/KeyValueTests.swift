@@ -89,6 +89,9 @@ struct KeyValueTests {
         #expect(try settings.value(forKey: "limit", default: 5) == 5)
         try settings.set(Int?.some(4), forKey: "limit")
         #expect(try settings.value(forKey: "limit", default: 5) == 4)
+        // A value that writes no field of its own is still a value.
+        try settings.set(RecordMetadata(changeTag: "t"), forKey: "meta")
+        #expect(try settings.contains("meta"))
     }
 
     @Test("A linked model is no value: an error that says to park it")

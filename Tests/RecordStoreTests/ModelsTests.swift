@@ -233,6 +233,24 @@ struct ModelsTests {
         // The same through the decoder alone.
         let records = try RecordEncoder().encodeGraph(tagged)
         #expect(try RecordDecoder().decode(Tagged.self, from: records[0], linkedRecords: records.reversed()) == tagged)
+
+        // Synced, then edited: an update of each record of the name, by its type.
+        let synced = try RecordStore.inMemory()
+        try fetch(tagged, into: synced)
+        let edited = Tagged(id: "1", folder: Folder(id: "1", name: "Archive"), tag: Tag(id: "1", label: "red"))
+        try synced.park(edited)
+        #expect(try synced.retrieve(Tagged.self, identifier: "1") == edited)
+        let operations = try synced.modifyRequests().flatMap(\.operations)
+        #expect(operations.map(\.record.recordType) == ["Folder"])
+        #expect(operations.first?.record.fields == ["name": .string("Archive")])
+        let originals = records.map { record in
+            var record = record
+            record.metadata = RecordMetadata(changeTag: "t")
+            return record
+        }
+        let updates = try RecordEncoder().encodeGraph(
+            edited, updating: originals[0], linkedOriginals: Array(originals.dropFirst()))
+        #expect(updates.map(\.fields) == [[:], ["name": .string("Archive")], [:]])
     }
 
     @Test("Deleting a model without an identifier is an error, as parking it is")

@@ -34,7 +34,7 @@ extension RecordDecoder {
     /// Decodes a model from its record and the linked records that `graph` holds, which is left
     /// with what the decoding found (see ``GraphDecoding/unreadLinks``).
     func decode<T: Decodable>(_ type: T.Type, from record: Record, in graph: GraphDecoding) throws -> T {
-        graph.begin(GraphDecoding.Link(recordType: record.recordType, name: record.recordName))
+        graph.begin(GraphDecoding.Link(of: record))
         let engine = RecordDecodingEngine(record: record, options: self, graph: graph)
         defer { engine.finish() }
         // The type asked for, which may be a subclass of T.
@@ -176,5 +176,12 @@ enum LinkedRecordDecoding {
             throw NotTheSameType()
         }
         return none
+    }
+}
+
+extension GraphDecoding.Link {
+    /// The link to `record`: its type and name.
+    init(of record: Record) {
+        self.init(recordType: record.recordType, name: record.recordName)
     }
 }

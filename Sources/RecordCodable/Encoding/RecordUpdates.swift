@@ -94,13 +94,15 @@ extension RecordEncoder {
     package func encodeGraph<T: Codable>(
         _ value: T, updating original: Record, linkedOriginals: some Sequence<Record>, keepingUnreadLinks: Bool
     ) throws -> [Record] {
+        // By type and name: records of two types may share a name.
         let originals = Dictionary(
-            ([original] + Array(linkedOriginals)).map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+            ([original] + Array(linkedOriginals)).map { (GraphDecoding.Link(of: $0), $0) },
+            uniquingKeysWith: { first, _ in first })
         let edited = try encodeGraph(value)
         let graph = GraphDecoding(records: originals.values)
         let baselines = try encodeGraph(readBack(type(of: value), from: original, in: graph))
         let baselineByName = Dictionary(
-            baselines.dropFirst().map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+            baselines.dropFirst().map { (GraphDecoding.Link(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
         func update(_ record: Record, of original: Record, baseline: Record) throws -> Record {
             try RecordUpdate(original: original, baseline: baseline, graph: graph, keepsUnreadLinks: keepingUnreadLinks)
                 .update(to: record, of: value)
@@ -111,9 +113,11 @@ extension RecordEncoder {
             // original of its name, if it has one.
             if index == 0, let baseline = baselines.first {
                 records.append(try update(record, of: original, baseline: baseline))
-            } else if let original = originals[record.recordName], let baseline = baselineByName[record.recordName] {
+            } else if let original = originals[GraphDecoding.Link(of: record)],
+                let baseline = baselineByName[GraphDecoding.Link(of: record)]
+            {
                 records.append(try update(record, of: original, baseline: baseline))
-            } else if let original = originals[record.recordName], original.metadata?.changeTag != nil {
+            } else if let original = originals[GraphDecoding.Link(of: record)], original.metadata?.changeTag != nil {
                 // Newly linked, but the server has it: an update of every field the model writes,
                 // with the original's change tag, since a create of it would be refused.
                 var whole = record

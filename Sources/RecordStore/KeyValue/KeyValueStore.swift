@@ -83,8 +83,9 @@ public struct KeyValueStore: Sendable {
                     debugDescription: "A linked model is a record of its own, which a value would only "
                         + "refer to: park it, and keep its identifier as the value."))
         }
-        // An optional that holds nothing wrote no field: the value is removed.
-        guard !record.fields.isEmpty else { return try removeValue(forKey: key) }
+        // An optional that holds nothing: the value is removed.
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional, mirror.children.isEmpty { return try removeValue(forKey: key) }
         record.recordType = Self.recordType
         record.recordName = key
         try store.withBatch { try $0.save(record, inZone: namespace, localOnly: !syncs) }

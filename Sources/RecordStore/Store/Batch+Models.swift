@@ -76,30 +76,35 @@ extension RecordStore.Batch {
         guard let root = records.first, let rootOriginal = try serverVersion(of: root, inZone: zone) else {
             return records
         }
-        var originals: [String: Record] = [root.recordName: rootOriginal]
+        // By type and name: records of two types may share a name.
+        func key(of record: Record) -> RecordKey {
+            RecordKey(zone: zone, recordType: record.recordType, recordName: record.recordName)
+        }
+        var originals: [RecordKey: Record] = [key(of: root): rootOriginal]
         for record in records.dropFirst() {
             guard let original = try serverVersion(of: record, inZone: zone) else { continue }
-            originals[record.recordName] = original
+            originals[key(of: record)] = original
         }
         // The records the originals link to, directly, in lists or through other records, that the
-        // store's reader finds: so that the original reads as a model retrieved from the store
-        // does, and a link the edited model no longer writes was removed. A link whose record the
-        // reader does not find, which the model read as `nil` too, is left as the server has it.
+        // store's reader finds (a link names no type: each record of the name): so that the
+        // original reads as a model retrieved from the store does, and a link the edited model no
+        // longer writes was removed. A link whose record the reader does not find, which the model
+        // read as `nil` too, is left as the server has it.
+        var looked = Set(originals.keys.map(\.recordName))
         var waiting = Array(originals.values)
         while let original = waiting.popLast() {
-            for link in original.references where originals[link.recordName] == nil {
-                let linked = try visibleRecords(named: link.recordName, inZone: zone)
-                guard let found = linked.first, linked.count == 1,
-                    let linkedOriginal = try serverVersion(of: found, inZone: zone)
-                else { continue }
-                originals[link.recordName] = linkedOriginal
-                waiting.append(linkedOriginal)
+            for link in original.references where looked.insert(link.recordName).inserted {
+                for found in try visibleRecords(named: link.recordName, inZone: zone) {
+                    guard let linkedOriginal = try serverVersion(of: found, inZone: zone) else { continue }
+                    originals[key(of: found)] = linkedOriginal
+                    waiting.append(linkedOriginal)
+                }
             }
         }
-        let linkedOriginals = originals.filter { $0.key != root.recordName }.sorted { $0.key < $1.key }.map(\.value)
+        let linkedOriginals = originals.filter { $0.key != key(of: root) }.sorted { $0.key < $1.key }.map(\.value)
         let updates = try encoder.encodeGraph(
             model, updating: rootOriginal, linkedOriginals: linkedOriginals, keepingUnreadLinks: true)
-        return updates.map { update in originals[update.recordName]?.applying(update) ?? update }
+        return updates.map { update in originals[key(of: update)]?.applying(update) ?? update }
     }
 
     /// The version of `record` that the server has, if the store knows it. A record the server

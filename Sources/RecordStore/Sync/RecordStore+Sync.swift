@@ -136,7 +136,7 @@ extension RecordStore {
                         case .success(let record)
                         where operation.operationType.isDeleting || record.metadata?.deleted == true:
                             change = try ServerChanges.deleted(entry: entry)
-                            outcome.deleted.append(key)
+                            if case .keep = change {} else { outcome.deleted.append(key) }
                         case .success(let record):
                             change = try ServerChanges.saved(record, by: operation.record, latest: latest, entry: entry)
                             // An answer to an update of a version the store no longer knows puts
@@ -149,7 +149,7 @@ extension RecordStore {
                         case .failure(let error)
                         where operation.operationType.isDeleting && error.serverErrorCode == .notFound:
                             change = try ServerChanges.deleted(entry: entry)
-                            outcome.deleted.append(key)
+                            if case .keep = change {} else { outcome.deleted.append(key) }
                         case .failure(let error)
                         where error.serverErrorCode == .notFound && operation.record.metadata?.changeTag != nil:
                             // An update of a record the server deleted since.

@@ -58,14 +58,17 @@ enum ServerChanges {
     /// The record's entry once the server deleted it (or found it already deleted).
     static func deleted(entry: RecordEntry) throws -> Outcome {
         guard !entry.isDeletion else { return .remove }
+        // In conflict with another version than a deletion: the answer is older than that
+        // version, which the app has to decide on.
+        if entry.status == .conflict, try entry.server?.isDeletionMarker(as: entry.key) != true { return .keep }
         // Saved again since the delete was sent: a new record for the server.
         var next = entry
         next.server = nil
         next.wasOffered = false
         next.local = try EncodedRecord(entry.local.decoded(as: entry.key).withoutChangeTag())
         // Owed to the server again, even when it was marked synced since (saved back as it was
-        // while the delete was out), or put in conflict with the deletion, fetched before its
-        // answer came: the server has no record of it now.
+        // while the delete was out), or put in conflict with this very deletion, fetched before
+        // its answer came: the server has no record of it now.
         next.status = .pending
         return .replace(next)
     }
@@ -94,12 +97,13 @@ enum ServerChanges {
     /// gone. A record deleted here since is gone at once.
     ///
     /// Only an answer to an update of the version the store still takes for the server's — the
-    /// same change tag — says so: an answer that comes late, or twice, after the record was made
-    /// anew or fetched again, says nothing of the version the server has now.
+    /// same change tag, or, when it knows no server version, the tag the record was saved with —
+    /// says so: an answer that comes late, or twice, after the record was made anew or fetched
+    /// again, says nothing of the version the server has now.
     static func notFound(_ error: RecordServerError, for operation: Record, entry: RecordEntry) throws -> Outcome {
         guard [.pending, .sent, .deletedLocally].contains(entry.status),
             let tag = operation.metadata?.changeTag,
-            try entry.serverVersion?.decoded(as: entry.key).metadata?.changeTag == tag
+            try (entry.serverVersion ?? entry.local).decoded(as: entry.key).metadata?.changeTag == tag
         else { return .keep }
         if entry.isDeletion { return .remove }
         var next = entry
