@@ -275,6 +275,22 @@ struct SaveCycleTests {
         #expect(try json(fetched).contains(#""dates":{"isEncrypted":true,"type":"TIMESTAMP_LIST","value":[]}"#))
     }
 
+    @Test("A linked original kept without its type is still the original of its name: an update, not a create")
+    func linkedOriginalWithoutType() throws {
+        let model = Post(id: "P1", title: "T", author: Author(id: "A1", name: "Ada"), editor: nil)
+        let records = try RecordEncoder().encodeGraph(model)
+        var post = records[0]
+        post.metadata = RecordMetadata(changeTag: "t0")
+        var author = records[1]
+        author.metadata = RecordMetadata(changeTag: "t1")
+        author.recordType = ""
+        var edited = model
+        edited.author.name = "Mei"
+        let updates = try RecordEncoder().encodeGraph(edited, updating: post, linkedOriginals: [author])
+        #expect(updates[1].metadata?.changeTag == "t1")
+        #expect(updates[1].fields == ["name": .string("Mei")])
+    }
+
     @Test("A downloaded asset, its local file now set, is not a change")
     func downloadedAssetIsNoChange() throws {
         struct Album: Codable {

@@ -310,6 +310,20 @@ struct CrossedAnswersTests {
         let outcome = try store.apply(deleted, for: delete)
         #expect(outcome.deleted.isEmpty)
         #expect(try stored(store, "N1") == before)
+
+        // In conflict with a version not known yet (a create refused), the delete's answer tells
+        // it: the server has none, and the record is created again.
+        let other = try RecordStore.inMemory()
+        try other.save(noteRecord("N1", title: "First"))
+        _ = try other.modifyRequests()
+        try other.deleteRecord(for: noteKey("N1"))
+        let otherDelete = try #require(try other.modifyRequests().first)
+        try other.save(noteRecord("N1", title: "Again"))
+        let otherCreate = try #require(try other.modifyRequests().first)
+        try other.apply(conflict("N1"), for: otherCreate)
+        let answer = try other.apply(deleted, for: otherDelete)
+        #expect(answer.deleted == [noteKey("N1")])
+        #expect(try other.storedRecord(for: noteKey("N1"))?.status == .pending)
     }
 
     @Test("An update answered NOT_FOUND after the app deleted the record too: it is gone")

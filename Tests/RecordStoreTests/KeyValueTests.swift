@@ -89,6 +89,11 @@ struct KeyValueTests {
         #expect(try settings.value(forKey: "limit", default: 5) == 5)
         try settings.set(Int?.some(4), forKey: "limit")
         #expect(try settings.value(forKey: "limit", default: 5) == 4)
+        // A nil inside an optional, as a dictionary of optionals gives it, removes the value too.
+        try settings.set(4, forKey: "limit")
+        let table: [String: Int?] = ["limit": nil]
+        try settings.set(table["limit"], forKey: "limit")
+        #expect(try !settings.contains("limit"))
         // A value that writes no field of its own is still a value.
         try settings.set(RecordMetadata(changeTag: "t"), forKey: "meta")
         #expect(try settings.contains("meta"))

@@ -253,6 +253,45 @@ struct ModelsTests {
         #expect(updates.map(\.fields) == [[:], ["name": .string("Archive")], [:]])
     }
 
+    struct FiledDraft: Codable, Hashable {
+        var id: String
+        var title: String
+        var folder: Folder?
+        var tag: Tag?
+    }
+
+    @Test("A link removed, or left, where records of two types share its name: an update, never another record read")
+    func sharedNamesRemovedLinks() throws {
+        // The folder shares the root's name, then the tag's; each link is removed in turn.
+        for removesFolder in [true, false] {
+            let store = try RecordStore.inMemory()
+            let draft = FiledDraft(
+                id: "1", title: "T", folder: Folder(id: "1", name: "A"), tag: Tag(id: "1", label: "x"))
+            try fetch(draft, into: store)
+            var edited = draft
+            if removesFolder { edited.folder = nil } else { edited.tag = nil }
+            try store.park(edited)
+            #expect(try store.retrieve(FiledDraft.self, identifier: "1") == edited)
+            let operation = try #require(try store.modifyRequests().first?.operations.first)
+            #expect(operation.record.clearedFields == [removesFolder ? "folder" : "tag"])
+        }
+        // A record of another type shares the name of a linked record the server does not have
+        // yet: the link is left alone, and the edit parks.
+        let store = try RecordStore.inMemory()
+        let draft = FiledDraft(id: "N1", title: "T", folder: Folder(id: "F1", name: "A"), tag: nil)
+        let records = try RecordEncoder().encodeGraph(draft)
+        var note = records[0]
+        note.metadata = RecordMetadata(changeTag: "t0")
+        var tag = try RecordEncoder().encode(Tag(id: "F1", label: "x"))
+        tag.metadata = RecordMetadata(changeTag: "t9")
+        try store.applyFetched([.success(note), .success(tag)])
+        try store.save(records[1])
+        var edited = draft
+        edited.title = "Edited"
+        try store.park(edited)
+        #expect(try store.retrieve(FiledDraft.self, identifier: "N1") == edited)
+    }
+
     @Test("Deleting a model without an identifier is an error, as parking it is")
     func deleteWithoutIdentifier() throws {
         struct Unnamed: Codable { var id: String? }

@@ -98,6 +98,11 @@ extension RecordEncoder {
         let originals = Dictionary(
             ([original] + Array(linkedOriginals)).map { (GraphDecoding.Link(of: $0), $0) },
             uniquingKeysWith: { first, _ in first })
+        // An original kept without its type (as a deletion's is sent) is the original of its name.
+        func originalOfLink(_ record: Record) -> Record? {
+            originals[GraphDecoding.Link(of: record)]
+                ?? originals[GraphDecoding.Link(recordType: "", name: record.recordName)]
+        }
         let edited = try encodeGraph(value)
         let graph = GraphDecoding(records: originals.values)
         let baselines = try encodeGraph(readBack(type(of: value), from: original, in: graph))
@@ -113,11 +118,11 @@ extension RecordEncoder {
             // original of its name, if it has one.
             if index == 0, let baseline = baselines.first {
                 records.append(try update(record, of: original, baseline: baseline))
-            } else if let original = originals[GraphDecoding.Link(of: record)],
+            } else if let original = originalOfLink(record),
                 let baseline = baselineByName[GraphDecoding.Link(of: record)]
             {
                 records.append(try update(record, of: original, baseline: baseline))
-            } else if let original = originals[GraphDecoding.Link(of: record)], original.metadata?.changeTag != nil {
+            } else if let original = originalOfLink(record), original.metadata?.changeTag != nil {
                 // Newly linked, but the server has it: an update of every field the model writes,
                 // with the original's change tag, since a create of it would be refused.
                 var whole = record

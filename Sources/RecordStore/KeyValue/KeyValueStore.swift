@@ -83,9 +83,7 @@ public struct KeyValueStore: Sendable {
                     debugDescription: "A linked model is a record of its own, which a value would only "
                         + "refer to: park it, and keep its identifier as the value."))
         }
-        // An optional that holds nothing: the value is removed.
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional, mirror.children.isEmpty { return try removeValue(forKey: key) }
+        if Self.isNil(value) { return try removeValue(forKey: key) }
         record.recordType = Self.recordType
         record.recordName = key
         try store.withBatch { try $0.save(record, inZone: namespace, localOnly: !syncs) }
@@ -120,6 +118,17 @@ public struct KeyValueStore: Sendable {
     /// Whether `key` has a value.
     public func contains(_ key: String) throws -> Bool {
         try store.record(for: recordKey(key)) != nil
+    }
+
+    /// Whether `value` is an optional that holds nothing, perhaps inside other optionals (as
+    /// `dictionary[key]` of a dictionary of optionals is).
+    private static func isNil(_ value: Any) -> Bool {
+        var mirror = Mirror(reflecting: value)
+        while mirror.displayStyle == .optional {
+            guard let wrapped = mirror.children.first?.value else { return true }
+            mirror = Mirror(reflecting: wrapped)
+        }
+        return false
     }
 
     private func recordKey(_ key: String) -> RecordKey {

@@ -86,18 +86,22 @@ extension RecordStore.Batch {
             originals[key(of: record)] = original
         }
         // The records the originals link to, directly, in lists or through other records, that the
-        // store's reader finds (a link names no type: each record of the name): so that the
-        // original reads as a model retrieved from the store does, and a link the edited model no
-        // longer writes was removed. A link whose record the reader does not find, which the model
-        // read as `nil` too, is left as the server has it.
-        var looked = Set(originals.keys.map(\.recordName))
+        // store's reader finds: so that the original reads as a model retrieved from the store
+        // does, and a link the edited model no longer writes was removed. A link names no type, so
+        // each record of its name comes, when the server has them all; when one of them is the
+        // store's alone, the link may mean that one, and is left as the server has it, as a link
+        // whose record the reader does not find (which the model read as `nil` too) is.
+        var looked: Set<String> = []
         var waiting = Array(originals.values)
         while let original = waiting.popLast() {
             for link in original.references where looked.insert(link.recordName).inserted {
-                for found in try visibleRecords(named: link.recordName, inZone: zone) {
-                    guard let linkedOriginal = try serverVersion(of: found, inZone: zone) else { continue }
-                    originals[key(of: found)] = linkedOriginal
-                    waiting.append(linkedOriginal)
+                let found = try visibleRecords(named: link.recordName, inZone: zone)
+                let versions = try found.map { try serverVersion(of: $0, inZone: zone) }
+                guard !versions.contains(where: { $0 == nil }) else { continue }
+                for (record, version) in zip(found, versions) where originals[key(of: record)] == nil {
+                    guard let version else { continue }
+                    originals[key(of: record)] = version
+                    waiting.append(version)
                 }
             }
         }

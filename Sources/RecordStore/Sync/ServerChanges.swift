@@ -58,9 +58,11 @@ enum ServerChanges {
     /// The record's entry once the server deleted it (or found it already deleted).
     static func deleted(entry: RecordEntry) throws -> Outcome {
         guard !entry.isDeletion else { return .remove }
-        // In conflict with another version than a deletion: the answer is older than that
-        // version, which the app has to decide on.
-        if entry.status == .conflict, try entry.server?.isDeletionMarker(as: entry.key) != true { return .keep }
+        // In conflict with a version of the server's other than a deletion: the answer is older
+        // than that version, which the app has to decide on.
+        if entry.status == .conflict, let server = entry.server, try !server.isDeletionMarker(as: entry.key) {
+            return .keep
+        }
         // Saved again since the delete was sent: a new record for the server.
         var next = entry
         next.server = nil
