@@ -106,7 +106,7 @@ extension RecordEncoder {
         let edited = try encodeGraph(value)
         let graph = GraphDecoding(records: originals.values)
         let baselines = try encodeGraph(readBack(type(of: value), from: original, in: graph))
-        let baselineByName = Dictionary(
+        let baselineByLink = Dictionary(
             baselines.dropFirst().map { (GraphDecoding.Link(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
         func update(_ record: Record, of original: Record, baseline: Record) throws -> Record {
             try RecordUpdate(original: original, baseline: baseline, graph: graph, keepsUnreadLinks: keepingUnreadLinks)
@@ -119,7 +119,7 @@ extension RecordEncoder {
             if index == 0, let baseline = baselines.first {
                 records.append(try update(record, of: original, baseline: baseline))
             } else if let original = originalOfLink(record),
-                let baseline = baselineByName[GraphDecoding.Link(of: record)]
+                let baseline = baselineByLink[GraphDecoding.Link(of: record)]
             {
                 records.append(try update(record, of: original, baseline: baseline))
             } else if let original = originalOfLink(record), original.metadata?.changeTag != nil {

@@ -107,10 +107,9 @@ enum ServerChanges {
             let tag = operation.metadata?.changeTag,
             try (entry.serverVersion ?? entry.local).decoded(as: entry.key).metadata?.changeTag == tag
         else { return .keep }
-        if entry.isDeletion { return .remove }
-        var next = entry
-        next.status = .conflict
-        next.server = try EncodedRecord(Record.deletionMarker(for: entry.key))
+        // As a fetched deletion does, with the error that told it.
+        let change = try deletedOnServer(Record.deletionMarker(for: entry.key), existing: entry)
+        guard case .replace(var next) = change else { return change }
         next.lastError = error
         return .replace(next)
     }
