@@ -391,7 +391,7 @@ struct LinkedRecordTests {
         #expect(records[1].recordName == "tag-swift")
     }
 
-    @Test("A linked model without any identity gets one name, the same in its reference and its record")
+    @Test("A linked model without any identity is an error at the holder's field, since its name would change")
     func anonymousLinkedModel() throws {
         struct Note: Codable, Equatable, LinkedRecord {
             var text: String
@@ -401,13 +401,89 @@ struct LinkedRecordTests {
             var note: Note
         }
         let board = Board(id: "b", note: Note(text: "hi"))
-        let records = try RecordEncoder().encodeGraph(board)
+        let error = expectEncodingError(at: "note") { _ = try RecordEncoder().encode(board) }
+        #expect(error?.debugDescription.contains("has no identity") == true, "\(String(describing: error))")
+        expectEncodingError(at: "note") { _ = try RecordEncoder().encodeGraph(board) }
+        var encoder = RecordEncoder()
+        encoder.identifierKey = nil
+        let unkeyed = expectEncodingError(at: "note") { _ = try encoder.encode(board) }
+        #expect(unkeyed?.debugDescription.contains("making it Identifiable") == true)
+    }
+
+    @Test("A list of linked models without identity is an error at the element")
+    func anonymousLinkedModelsInAList() throws {
+        struct Note: Codable, Equatable, LinkedRecord {
+            var text: String
+        }
+        struct Board: Codable, Equatable {
+            var id: String
+            var notes: [Note]
+        }
+        expectEncodingError(at: "notes.Index 0") {
+            _ = try RecordEncoder().encode(Board(id: "b", notes: [Note(text: "a")]))
+        }
+    }
+
+    @Test(
+        "A linked model's identifier that cannot name a record is an error at its path inside the field",
+        arguments: ["", "_private", String(repeating: "x", count: 256)])
+    func linkedIdentifierThatCannotName(identifier: String) throws {
+        let post = Post(id: "P", title: "t", author: Author(id: identifier, name: "n"), comments: [])
+        let plain = expectEncodingError(at: "author.id") { _ = try RecordEncoder().encode(post) }
+        #expect(plain?.debugDescription.contains("cannot name the record") == true, "\(String(describing: plain))")
+        expectEncodingError(at: "author.id") { _ = try RecordEncoder().encodeGraph(post) }
+        let listed = Post(
+            id: "P", title: "t", author: Author(id: "A", name: "n"),
+            comments: [Comment(id: "C", text: "c", author: Author(id: identifier, name: "n"))])
+        // The comment's own record holds the reference to the author.
+        expectEncodingError(at: "author.id") { _ = try RecordEncoder().encodeGraph(listed) }
+    }
+
+    @Test("A linked model whose identifier is not text or an integer is an error at the identifier")
+    func linkedIdentifierOfAnotherKind() throws {
+        struct Flag: Codable, Equatable, LinkedRecord {
+            var id: Bool
+        }
+        struct Holder: Codable, Equatable {
+            var id: String
+            var flag: Flag
+        }
+        expectEncodingError(at: "flag.id") { _ = try RecordEncoder().encode(Holder(id: "h", flag: Flag(id: true))) }
+    }
+
+    @Test("An Identifiable linked model whose id cannot name a record is an error at the field")
+    func identifiableIdThatCannotName() throws {
+        struct Tag: Codable, Equatable, LinkedRecord, Identifiable {
+            var slug: String
+            var id: String { slug }
+        }
+        struct Article: Codable, Equatable {
+            var id: String
+            var tag: Tag
+        }
+        let error = expectEncodingError(at: "tag") {
+            _ = try RecordEncoder().encode(Article(id: "a", tag: Tag(slug: "")))
+        }
+        #expect(error?.debugDescription.contains("The id of the linked Tag cannot name its record") == true)
+    }
+
+    @Test("A linked model whose identifier is nil is a model not created yet: a new name, the same in its record")
+    func linkedModelNotCreatedYet() throws {
+        struct Note: Codable, Equatable, LinkedRecord {
+            var id: String?
+            var text: String
+        }
+        struct Board: Codable, Equatable {
+            var id: String
+            var note: Note
+        }
+        let records = try RecordEncoder().encodeGraph(Board(id: "b", note: Note(id: nil, text: "hi")))
         guard case .reference(let reference)? = records[0]["note"] else {
             Issue.record("a reference")
             return
         }
+        #expect(UUID(uuidString: reference.recordName) != nil)
         #expect(records[1].recordName == reference.recordName)
-        #expect(try RecordDecoder().decode(Board.self, from: records[0], linkedRecords: records) == board)
     }
 
     // MARK: The wire

@@ -97,6 +97,31 @@ struct ModelsTests {
         expectStoreError(.unnamedRecord(recordType: "Unnamed")) { try store.park(Unnamed(id: nil)) }
     }
 
+    @Test("retrieveAll sorts by record name, as text: integer identifiers in the order of their digits")
+    func retrieveAllOrder() throws {
+        struct Numbered: Codable { var id: Int }
+        let store = try RecordStore.inMemory()
+        try store.parkAll([9, 10, 2].map(Numbered.init))
+        #expect(try store.retrieveAll(Numbered.self).map(\.id) == [10, 2, 9])
+    }
+
+    @Test("A model with no identifier property cannot be parked either, whatever the store's encoder")
+    func modelWithNoIdentifierProperty() throws {
+        struct Tag: Codable, Hashable { var title: String }
+        var options = RecordStore.Options()
+        var encoder = RecordEncoder()
+        encoder.storesIdentifierAsField = true
+        options.encoder = encoder
+        for store in [try RecordStore.inMemory(), try RecordStore.inMemory(options: options)] {
+            expectStoreError(.unnamedRecord(recordType: "Tag")) { try store.park(Tag(title: "x")) }
+            expectStoreError(.unnamedRecord(recordType: "Tag")) { try store.parkAll([Tag(title: "y")]) }
+            expectStoreError(.unnamedRecord(recordType: "Tag")) { try store.delete(Tag(title: "x")) }
+            #expect(try store.keys().isEmpty)
+        }
+        // The encoder given to the store is the user's: it still names such a model with a new UUID.
+        #expect(UUID(uuidString: try options.encoder.encode(Tag(title: "x")).recordName) != nil)
+    }
+
     @Test("Parking a model whose record the server has keeps the fields the model does not know")
     func parkKeepsUnknownFields() throws {
         let store = try RecordStore.inMemory()

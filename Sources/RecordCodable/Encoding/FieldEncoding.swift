@@ -90,7 +90,7 @@ extension RecordEncodingEngine {
     /// common fields — strings, numbers, raw-value enums — pay nothing for them.
     private func encodeApart<T: Encodable>(_ value: T, at path: CodingPath) throws -> EncodedValue? {
         if let linked = value as? any LinkedRecord {
-            return EncodedValue(.reference(reference(to: linked)))
+            return EncodedValue(.reference(try reference(to: linked, at: path)))
         }
         if let assetValue = value as? any RecordAssetValue {
             return try writeAsset(assetValue, at: path)

@@ -37,16 +37,20 @@ extension RecordEncoder {
 extension RecordEncodingEngine {
     /// The reference to a linked model, with the action of the property being encoded and the
     /// encoder's zone. In a graph, the model is collected to be encoded as its own record.
-    func reference(to model: some LinkedRecord) -> RecordReference {
+    func reference(to model: some LinkedRecord, at path: CodingPath) throws -> RecordReference {
         let recordType = ModelTypes.info(of: type(of: model)).recordType
-        let name = recordName(of: model)
+        let name = try recordName(of: model, at: path)
         graph?.add(model, recordType: recordType, name: name)
         return RecordReference(recordName: name, action: linkAction, zoneID: options.zoneID)
     }
 
-    /// The name of a linked model's record: its identifier, else its `Identifiable` id, else a
-    /// new UUID. Only the identifier is encoded, so nothing else about the model can fail here.
-    private func recordName<M: LinkedRecord>(of model: M) -> String {
+    /// The name of a linked model's record: its identifier, else its `Identifiable` id; a new
+    /// UUID for an identifier or id that is `nil`, a model not created yet.
+    ///
+    /// Only the identifier is encoded, so nothing else about the model can fail here. A name
+    /// CloudKit would refuse is an error at the field, and so is a model with no identity at all:
+    /// a reference must name the same record every time, or it names none the server has.
+    private func recordName<M: LinkedRecord>(of model: M, at path: CodingPath) throws -> String {
         let probe = RecordEncodingEngine(
             options: options, typeInfo: ModelEncodingInfo.of(M.self), graph: nil, encodesIdentifierOnly: true)
         defer {
@@ -54,19 +58,37 @@ extension RecordEncodingEngine {
             // The probe's spare value encoder refers back to it: letting go of that ends the cycle.
             probe.detachSpareValueEncoder()
         }
-        // Whatever else the model's encode(to:) does, the name counts once it is written.
-        _ = try? model.encode(to: probe)
+        do {
+            try model.encode(to: probe)
+        } catch let error as EncodingError where probe.refusedRecordName {
+            // The identifier's own error, at its path inside the field.
+            throw error.prefixingPath(with: path.keys)
+        } catch {
+            // Whatever else the model's encode(to:) does, the name counts once it is written.
+        }
         if let name = probe.encodedRecordName {
             return name
         }
         if let identifiable = model as? any Identifiable {
-            return Self.text(of: identifiable)
+            let name = Self.text(of: identifiable)
+            if let problem = RecordName.problem(with: name) {
+                throw EncodingError.invalid(
+                    model, at: path, "The id of the linked \(M.self) cannot name its record: \(problem).")
+            }
+            return name
         }
-        return UUID().uuidString
+        if probe.wroteIdentifier { return UUID().uuidString }
+        throw EncodingError.invalid(
+            model, at: path,
+            "The linked \(M.self) has no identity, so its references would name a new record each time it is "
+                + "encoded. Give it "
+                + (options.identifierKey.map { "an identifier under the key '\($0)', or " } ?? "")
+                + "an id by making it Identifiable.")
     }
 
+    /// The id of an `Identifiable` model as a record name; a new UUID for an optional id that is
+    /// `nil`, which names nothing: each such model is a record of its own.
     private static func text<I: Identifiable>(of identifiable: I) -> String {
-        // An optional id that is nil names nothing: each such model is a record of its own.
         let id = Mirror(reflecting: identifiable.id)
         if id.displayStyle == .optional, id.children.isEmpty { return UUID().uuidString }
         return switch identifiable.id as Any {

@@ -71,6 +71,14 @@ public struct RecordEncoder: Sendable {
     /// Whether ``identifierKey`` was set by hand.
     var identifierKeyIsExplicit: Bool { options.value.identifierKeyIsExplicit }
 
+    /// Whether a model without an identifier gets a new UUID as its record's name, as it does by
+    /// default, or an empty name: for a store that finds records by name, which such a name would
+    /// lose, and refuses a record without one.
+    package var namesUnidentifiedModels: Bool {
+        get { options.value.namesUnidentifiedModels }
+        set { options = options.changed { $0.namesUnidentifiedModels = newValue } }
+    }
+
     /// Whether the identifier is also stored as a field, under its key, beside naming the record.
     ///
     /// The default is `false`: the record's name holds the identifier. Turn it on to keep a field
@@ -178,6 +186,7 @@ extension RecordEncoder {
         var identifierKey: String? = "id"
         /// Whether `identifierKey` was set by hand: a key the model never writes is then an error.
         var identifierKeyIsExplicit = false
+        var namesUnidentifiedModels = true
         var storesIdentifierAsField = false
         var encryptedKeys: Set<String> = []
         var keyEncodingStrategy = KeyEncodingStrategy.useDefaultKeys

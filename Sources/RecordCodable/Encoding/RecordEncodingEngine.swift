@@ -118,10 +118,11 @@ final class RecordEncodingEngine: Encoder {
         if namesRecord {
             guard canBeIdentifier else {
                 // Only a Bool cannot be an identifier among the values stored as integers.
-                throw EncodingError.invalid(
-                    value == .int64(1), at: .field(key),
-                    "The identifier '\(keyName)' must be a String, a UUID or an integer to name the record, "
-                        + "but it is a Bool.")
+                throw draft.identity.refuse(
+                    .invalid(
+                        value == .int64(1), at: .field(key),
+                        "The identifier '\(keyName)' must be a String, a UUID or an integer to name the record, "
+                            + "but it is a Bool."))
             }
             try draft.identity.setName(value, forKey: key)
             if options.storesIdentifierAsField, let value {
@@ -159,6 +160,12 @@ final class RecordEncodingEngine: Encoder {
 
     /// The record's name, once the model has encoded its identifier.
     var encodedRecordName: String? { draft.identity.name }
+
+    /// Whether the model wrote its identifier, `nil` included.
+    var wroteIdentifier: Bool { draft.identity.wroteIdentifier }
+
+    /// Whether the identifier's value could not name the record.
+    var refusedRecordName: Bool { draft.identity.refusedName }
 
     /// Whether the value for the key named `name` is left out: all but the identifier, when only
     /// the identifier is wanted.
@@ -267,7 +274,7 @@ final class RecordEncodingEngine: Encoder {
 
     /// The record's name: the identifier's value; for a linked model without one, the name its
     /// references give it; empty for an identifier that is `nil`, so that the server names the
-    /// record; else a new UUID.
+    /// record; else a new UUID, or an empty name for an encoder that does not name such models.
     private func finishedRecordName<T>(of value: T, fields: [String: RecordValue]) throws -> String {
         if let name = draft.identity.name { return name }
         if let fallbackName { return fallbackName }
@@ -283,7 +290,7 @@ final class RecordEncodingEngine: Encoder {
                     + ". Set identifierKey to the key of the model's identifier, or to nil to name each record "
                     + "with a new UUID.")
         }
-        return UUID().uuidString
+        return options.namesUnidentifiedModels ? UUID().uuidString : ""
     }
 
     /// Lets go of the values the model was building, when encoding stops early with an error.

@@ -10,10 +10,13 @@ import Foundation
 /// - `wroteIdentifier` turns true when the model writes its identifier, `nil` included, and never
 ///   turns back: a model whose identifier is `nil` gets an empty name, which the server fills in,
 ///   rather than a new UUID.
+/// - `refusedName` turns true when the identifier's value cannot name a record, and never turns
+///   back: the error thrown then is the identifier's own, not the model's.
 /// - `metadata` is the last `RecordMetadata` the model wrote, boxed as the record keeps it.
 struct RecordIdentity {
     private(set) var name: String?
     private(set) var wroteIdentifier = false
+    private(set) var refusedName = false
     private(set) var metadata: Shared<RecordMetadata>?
 
     /// Names the record with the identifier's value: text, or an integer's decimal digits. Text
@@ -25,8 +28,10 @@ struct RecordIdentity {
         switch value {
         case .string(let text):
             if let problem = RecordName.problem(with: text) {
-                throw EncodingError.invalid(
-                    text, at: .field(key), "The identifier '\(key.stringValue)' cannot name the record: \(problem).")
+                throw refuse(
+                    .invalid(
+                        text, at: .field(key), "The identifier '\(key.stringValue)' cannot name the record: \(problem)."
+                    ))
             }
             name = text
         case .int64(let number):
@@ -34,11 +39,20 @@ struct RecordIdentity {
         case nil:
             name = nil
         case let other?:
-            throw EncodingError.invalid(
-                other.payload, at: .field(key),
-                "The identifier '\(key.stringValue)' must be a String, a UUID or an integer to name the record, "
-                    + "but it encodes as \(other.kindDescription).")
+            throw refuse(
+                .invalid(
+                    other.payload, at: .field(key),
+                    "The identifier '\(key.stringValue)' must be a String, a UUID or an integer to name the record, "
+                        + "but it encodes as \(other.kindDescription)."))
         }
+    }
+
+    /// Notes that the identifier's value cannot name the record, and returns the error that says so.
+    mutating func refuse(_ error: EncodingError) -> EncodingError {
+        wroteIdentifier = true
+        refusedName = true
+        name = nil
+        return error
     }
 
     /// Notes an identifier that the model left out as `nil` (`encodeIfPresent`): it names no record.

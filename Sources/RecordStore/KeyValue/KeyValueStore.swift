@@ -148,12 +148,9 @@ public struct KeyValueStore: Sendable {
         }
     }
 
-    private static let encoder: RecordEncoder = {
-        var encoder = RecordEncoder()
-        // The key names the record; the value has no identifier of its own.
-        encoder.identifierKey = nil
-        return encoder
-    }()
+    /// The default encoder: `StoredValue` has no identifier, and its record is named by the key;
+    /// linked models in a value are named by theirs, so that they can be told apart.
+    private static let encoder = RecordEncoder()
 
     private static let decoder: RecordDecoder = {
         var decoder = RecordDecoder()

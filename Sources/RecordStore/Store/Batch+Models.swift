@@ -25,7 +25,7 @@ extension RecordStore.Batch {
         return try reader.model(type, from: record, zone: key.zone)
     }
 
-    /// Every model of `type`, as the batch sees them, in `zone` or in every zone, by identifier.
+    /// Every model of `type`, as the batch sees them, in `zone` or in every zone, by zone and record name.
     public func retrieveAll<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws -> [Model] {
         let recordType = RecordEncoder.recordType(of: type)
         var reader = modelReader
@@ -38,7 +38,7 @@ extension RecordStore.Batch {
 
     /// Deletes a model's record; see ``RecordStore/delete(_:inZone:)``.
     public mutating func delete<Model: Encodable>(_ model: Model, inZone zone: String? = nil) throws {
-        let record = try options.encoder.encode(model)
+        let record = try options.modelEncoder.encode(model)
         // A model without an identifier names no record: deleting nothing would look like success.
         guard !record.recordName.isEmpty else { throw RecordStoreError.unnamedRecord(recordType: record.recordType) }
         try deleteRecord(
@@ -71,7 +71,7 @@ extension RecordStore.Batch {
     /// not know — written by a newer version of the app — stay as the server has them, instead
     /// of being cleared by the next request.
     private func records<Model: Codable>(parking model: Model, inZone zone: String) throws -> [Record] {
-        let encoder = options.encoder
+        let encoder = options.modelEncoder
         let records = try encoder.encodeGraph(model)
         guard let root = records.first, let rootOriginal = try serverVersion(of: root, inZone: zone) else {
             return records

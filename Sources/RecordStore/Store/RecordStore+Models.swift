@@ -50,7 +50,8 @@ extension RecordStore {
         return try models(type) { batch in try batch.record(for: key).map { [($0, key.zone)] } ?? [] }.first
     }
 
-    /// Every model of `type`, in `zone` or in every zone, sorted by identifier.
+    /// Every model of `type`, in `zone` or in every zone, sorted by zone and then by record name:
+    /// identifiers in the order of their text, so that `10` comes before `9`.
     public func retrieveAll<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws -> [Model] {
         let recordType = RecordEncoder.recordType(of: type)
         return try models(type) { batch in
@@ -61,7 +62,7 @@ extension RecordStore {
     }
 
     /// Every model of `type` whose record's sync status is `status`, in `zone` or in every zone,
-    /// sorted by identifier: GarageStorage's "retrieve all with status".
+    /// sorted as ``retrieveAll(_:inZone:)`` sorts them: GarageStorage's "retrieve all with status".
     ///
     /// ```swift
     /// let unsent = try store.retrieveAll(Note.self, status: .pending)

@@ -69,7 +69,25 @@ public final class RecordStore: @unchecked Sendable {
         public var recoversDamagedFrames = false
 
         /// Encodes parked models.
-        public var encoder = RecordEncoder()
+        ///
+        /// A model needs an identifier to be parked, whatever this encoder does with models
+        /// without one: the store finds a model by its identifier, and a new name at each park
+        /// would store a copy each time that nothing could find again.
+        public var encoder = RecordEncoder() {
+            didSet {
+                modelEncoder = encoder
+                modelEncoder.namesUnidentifiedModels = false
+            }
+        }
+
+        /// ``encoder``, leaving a model without an identifier unnamed, for the store to refuse.
+        private(set) var modelEncoder = Self.defaultModelEncoder
+
+        private static let defaultModelEncoder = {
+            var encoder = RecordEncoder()
+            encoder.namesUnidentifiedModels = false
+            return encoder
+        }()
 
         /// Decodes retrieved models.
         public var decoder = RecordDecoder()
