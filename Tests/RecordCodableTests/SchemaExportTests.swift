@@ -332,6 +332,28 @@ struct SchemaExportTests {
         #expect(problems[2].description.contains("CloudKit cannot index an encrypted field"))
     }
 
+    @Test("A query on a field the models encrypt is a problem, also while the schema lacks the field")
+    func queryOnFieldEncryptedInModels() throws {
+        let schema = RecordSchema(recordTypes: [
+            RecordSchema.RecordType(name: "Note", fields: [Field(name: "title", type: .string)])
+        ]
+        )
+        let models = RecordSchema(recordTypes: [
+            RecordSchema.RecordType(
+                name: "Note",
+                fields: [Field(name: "title", type: .string), Field(name: "pin", type: .string, isEncrypted: true)])
+        ])
+        let query = RecordQuery(
+            recordType: "Note", filterBy: [.init(fieldName: "pin", comparator: .equals, fieldValue: .string("1"))],
+            sortBy: [.init(fieldName: "pin")])
+        #expect(
+            schema.problems(for: models, queries: [query])
+                == [Problem]([
+                    .missingField(recordType: "Note", field: "pin"),
+                    .queriesEncryptedField(recordType: "Note", field: "pin"),
+                ]))
+    }
+
     @Test("Indexes the models declare are checked against the schema's, system fields included")
     func declaredIndexes() throws {
         let models = RecordSchema(recordTypes: [

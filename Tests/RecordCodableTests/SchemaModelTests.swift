@@ -383,6 +383,55 @@ struct SchemaModelTests {
         #expect(try RecordType(Counted.self).fields == [Field(name: "values", type: .list(.double))])
     }
 
+    /// A list that skips the elements it cannot read, as apps write to read lists from newer
+    /// versions: `try?` on each element, in a loop until the end.
+    struct LossyList<Element: Codable>: Codable {
+        var elements: [Element]
+
+        init(_ elements: [Element]) {
+            self.elements = elements
+        }
+
+        private struct Skipped: Decodable {}
+
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            var elements: [Element] = []
+            var read = 0
+            while !container.isAtEnd {
+                read += 1
+                // The probe's list ends; a list that did not would fail here, not loop.
+                guard read < 100 else { throw CocoaError(.coderReadCorrupt) }
+                if let element = try? container.decode(Element.self) {
+                    elements.append(element)
+                } else {
+                    _ = try? container.decode(Skipped.self)
+                }
+            }
+            self.elements = elements
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            for element in elements { try container.encode(element) }
+        }
+    }
+
+    @Test("A list that reads past the elements it cannot decode is described by its first, as it is stored")
+    func lossyList() throws {
+        struct Feed: Codable {
+            var id = "f"
+            var tags = LossyList(["a", "b"])
+            var scores = [LossyList([1])]
+        }
+        let record = try RecordEncoder().encode(Feed())
+        #expect(record["tags"] == .list([.string("a"), .string("b")]))
+        #expect(
+            try RecordType(Feed.self).fields == [
+                Field(name: "scores", type: .bytes), Field(name: "tags", type: .list(.string)),
+            ])
+    }
+
     @Test("Indexes by property key or system field name, and grants")
     func indexesAndGrants() throws {
         struct Note: Codable {

@@ -157,6 +157,22 @@ struct SchemaTextTests {
             ])
     }
 
+    @Test("Old Mac line ends, a carriage return alone, end comments and count lines")
+    func carriageReturns() throws {
+        let text = "DEFINE SCHEMA\r// a comment\r-- another\rRECORD TYPE A (x STRING);\r"
+        #expect(
+            try RecordSchema(parsing: text).recordTypes == [
+                RecordType(name: "A", fields: [Field(name: "x", type: .string)])
+            ])
+        let misspelt = "DEFINE SCHEMA\rRECORD TYPE A (\r  x STRNG\r);"
+        let error = #expect(throws: RecordSchema.ParseError.self) { _ = try RecordSchema(parsing: misspelt) }
+        #expect(error?.line == 3)
+        // A carriage return and line feed is one line end.
+        let windows = "DEFINE SCHEMA\r\nRECORD TYPE A (\r\n  x STRNG\r\n);"
+        let windowsError = #expect(throws: RecordSchema.ParseError.self) { _ = try RecordSchema(parsing: windows) }
+        #expect(windowsError?.line == 3)
+    }
+
     @Test(
         "Text that is not the language is an error at its line and column",
         arguments: [

@@ -82,16 +82,28 @@ extension RecordSchema {
                 problems.add(recordType.problems(with: field))
             }
         }
+        // A field the models encrypt cannot be queried, whether or not the schema has it yet.
+        var encryptedInModels: [String: Set<String>] = [:]
+        for model in models.recordTypes {
+            encryptedInModels[model.name, default: []].formUnion(model.fields.filter(\.isEncrypted).map(\.name))
+        }
         for query in queries {
             guard let recordType = schemaTypes[query.recordType] else {
                 problems.add(.missingRecordType(query.recordType))
                 continue
             }
+            let encrypted = encryptedInModels[query.recordType] ?? []
             for filter in query.filterBy {
-                problems.add(recordType.problems(querying: filter.fieldName, needing: filter.comparator.neededIndexes))
+                problems.add(
+                    recordType.problems(
+                        querying: filter.fieldName, needing: filter.comparator.neededIndexes,
+                        encryptedInModels: encrypted.contains(filter.fieldName)))
             }
             for sort in query.sortBy {
-                problems.add(recordType.problems(querying: sort.fieldName, needing: .sortable))
+                problems.add(
+                    recordType.problems(
+                        querying: sort.fieldName, needing: .sortable,
+                        encryptedInModels: encrypted.contains(sort.fieldName)))
             }
         }
         return problems.list
@@ -134,10 +146,12 @@ private struct IndexedRecordType {
         return problems
     }
 
-    /// What is wrong with a query's filter or sort on `fieldName`, which needs `indexes`.
-    func problems(querying fieldName: String, needing indexes: RecordSchema.Indexes)
+    /// What is wrong with a query's filter or sort on `fieldName`, which needs `indexes`; the
+    /// models may encrypt the field where the schema does not (yet).
+    func problems(querying fieldName: String, needing indexes: RecordSchema.Indexes, encryptedInModels: Bool)
         -> [RecordSchema.Problem]
     {
+        if encryptedInModels { return [.queriesEncryptedField(recordType: name, field: fieldName)] }
         guard let field = field(named: fieldName) else {
             let isSystemField = RecordSchema.SystemField(rawValue: fieldName) != nil
             return [

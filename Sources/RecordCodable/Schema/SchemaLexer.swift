@@ -109,7 +109,7 @@ struct SchemaLexer {
             case " ", "\t", "\n", "\r", "\u{0B}", "\u{0C}", "\u{FEFF}":
                 advance()
             case "/" where peek(1) == "/", "-" where peek(1) == "-":
-                while let next = peek(), next != "\n" { advance() }
+                while let next = peek(), next != "\n", next != "\r" { advance() }
             case "/" where peek(1) == "*":
                 let openingLine = line
                 let openingColumn = column
@@ -131,9 +131,11 @@ struct SchemaLexer {
         return position < scalars.count ? scalars[position] : nil
     }
 
+    /// Moves on by `count` characters, counting lines as they end: at a line feed, a carriage
+    /// return and line feed, or a carriage return alone (old Mac files).
     private mutating func advance(_ count: Int = 1) {
         for _ in 0..<count where index < scalars.count {
-            if scalars[index] == "\n" {
+            if scalars[index] == "\n" || (scalars[index] == "\r" && peek(1) != "\n") {
                 line &+= 1
                 column = 1
             } else {

@@ -143,13 +143,16 @@ private struct SingleValueProbe: SingleValueDecodingContainer {
 }
 
 /// A probe's unkeyed container: it offers one element, whose shape makes the list's.
+///
+/// The list is at its end once the probe has learned a shape, so that a type that reads on past
+/// an element it could not decode (`try?` in a loop until `isAtEnd`) ends too.
 private struct ElementProbe: UnkeyedDecodingContainer {
     let probe: ShapeProbe
 
     var codingPath: [any CodingKey] { [] }
     var count: Int? { 1 }
-    var isAtEnd: Bool { false }
-    var currentIndex: Int { 0 }
+    var isAtEnd: Bool { probe.shape != nil }
+    var currentIndex: Int { isAtEnd ? 1 : 0 }
 
     func decodeNil() -> Bool { false }
 
