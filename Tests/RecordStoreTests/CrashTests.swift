@@ -145,4 +145,26 @@ struct CrashTests {
             _ = try RecordStore(directory: directory)
         }
     }
+
+    @Test("A store whose directory was moved while open keeps its owner: refused at the new path, here and elsewhere")
+    func movedWhileOpen() throws {
+        try withStoreDirectory { moved in
+            let original = moved.deletingLastPathComponent().appendingPathComponent("moving-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: original) }
+            let first = try RecordStore(directory: original)
+            try first.save(noteRecord("a1"))
+            try FileManager.default.moveItem(at: original, to: moved)
+            // Refused here: else the second store's frames would overwrite the first's commits.
+            expectStoreError(.locked(path: moved.path)) { _ = try RecordStore(directory: moved) }
+            try first.save(noteRecord("a2"))
+            // The refused opener never touched the lock file, so the first still holds it.
+            let (process, output) = try Self.start(moved, mode: "write")
+            let childOpened = Self.waitUntilReady(output).starts(with: Data("ready\n".utf8))
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(!childOpened, "another process opened the store that this one owns")
+            first.close()
+            #expect(try RecordStore(directory: moved).titles() == ["a1": "Title", "a2": "Title"])
+        }
+    }
 }

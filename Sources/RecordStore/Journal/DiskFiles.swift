@@ -107,6 +107,8 @@ final class DiskDirectory: StoreDirectory {
     let path: String
     private let faults: StoreFaults?
     private var lockDescriptor: Int32?
+    /// The directory's identity in the registry of stores open here, while this one holds it.
+    private var registered: DirectoryIdentity?
 
     /// The directory at `url`, created if missing.
     init(url: URL, faults: StoreFaults?) throws {
@@ -177,12 +179,15 @@ final class DiskDirectory: StoreDirectory {
         // belongs to the process, so a child process that is being started at that moment does
         // not inherit it (a flock would be, until the child's exec); but it does not keep this
         // same process out, and closing any descriptor of the file would drop it — hence the
-        // registry of stores open here, checked before the file is even opened.
-        guard Self.openHere.insert(path) else { throw RecordStoreError.locked(path: path) }
+        // registry of stores open here, checked before the file is even opened. The registry
+        // knows a directory by its device and inode, not by its path: a directory moved or
+        // renamed while its store is open, or reached through a mount of its own, is the same.
+        let identity = try DirectoryIdentity(of: path)
+        guard Self.openHere.insert(identity) else { throw RecordStoreError.locked(path: path) }
         let lockPath = filePath(Self.lockFileName)
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            Self.openHere.remove(path)
+            Self.openHere.remove(identity)
             throw DiskFile.error("open", lockPath)
         }
         var region = flock()
@@ -191,11 +196,12 @@ final class DiskDirectory: StoreDirectory {
         guard fcntl(descriptor, F_SETLK, &region) == 0 else {
             let code = errno
             _ = closeDescriptor(descriptor)
-            Self.openHere.remove(path)
+            Self.openHere.remove(identity)
             if code == EAGAIN || code == EACCES { throw RecordStoreError.locked(path: path) }
             throw RecordStoreError.fileSystem(operation: "lock", path: lockPath, code: code)
         }
         lockDescriptor = descriptor
+        registered = identity
     }
 
     func unlock() {
@@ -203,28 +209,46 @@ final class DiskDirectory: StoreDirectory {
         // Closing the descriptor ends the lock; the process ending ends it too.
         _ = closeDescriptor(lockDescriptor)
         self.lockDescriptor = nil
-        Self.openHere.remove(path)
+        if let registered { Self.openHere.remove(registered) }
+        registered = nil
     }
 
     /// The stores open in this process, by directory.
-    private static let openHere = PathRegistry()
+    private static let openHere = DirectoryRegistry()
 
     static let lockFileName = "store.lock"
 }
 
-/// A set of paths that many threads may change.
-private final class PathRegistry: @unchecked Sendable {
+/// What tells a directory apart from every other one while it exists, whatever its path.
+private struct DirectoryIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The identity of the directory at `path`, read without opening it: closing a descriptor of
+    /// a store's lock file would drop the lock its owner holds.
+    init(of path: String) throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw RecordStoreError.fileSystem(operation: "stat", path: path, code: errno)
+        }
+        device = UInt64(truncatingIfNeeded: status.st_dev)
+        inode = UInt64(truncatingIfNeeded: status.st_ino)
+    }
+}
+
+/// A set of directories that many threads may change.
+private final class DirectoryRegistry: @unchecked Sendable {
     private let lock = NSLock()
     /// Only touched with `lock` held.
-    private var paths: Set<String> = []
+    private var directories: Set<DirectoryIdentity> = []
 
-    /// Adds `path`; `false` when it was there already.
-    func insert(_ path: String) -> Bool {
-        lock.locked { paths.insert(path).inserted }
+    /// Adds `directory`; `false` when it was there already.
+    func insert(_ directory: DirectoryIdentity) -> Bool {
+        lock.locked { directories.insert(directory).inserted }
     }
 
-    func remove(_ path: String) {
-        _ = lock.locked { paths.remove(path) }
+    func remove(_ directory: DirectoryIdentity) {
+        _ = lock.locked { directories.remove(directory) }
     }
 }
 

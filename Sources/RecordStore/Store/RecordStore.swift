@@ -39,9 +39,10 @@ import RecordCodable
 /// return is decoded outside the lock. Calls block the calling thread (they do file I/O), so from
 /// the main actor, move long batches to a background task.
 ///
-/// A model with linked models is read one record at a time, so a write from another thread may
-/// land between the reads of a model and of a model it links to. To read a whole graph as of
-/// one commit, read it inside ``write(_:)``, whose batch holds the lock throughout.
+/// ``retrieve(_:identifier:inZone:)`` and ``retrieveAll(_:inZone:)`` read a model's record and the
+/// records it links to under one hold of the lock, so a model is read as of one commit. Separate
+/// calls are not: to read several models as of one commit, read them inside ``write(_:)``, whose
+/// batch holds the lock throughout.
 ///
 /// ## Durability
 ///
