@@ -89,6 +89,62 @@ struct ContainerTests {
         #expect(record.fields == ["name": .string("Tom"), "lives": .int64(9)])
     }
 
+    /// A class whose key writes the field its superclass's `name` writes, before or after
+    /// handing the record to its superclass.
+    final class Nicknamed: Animal {
+        var nickname: String
+        let superclassFirst: Bool
+
+        init(id: String, name: String, nickname: String, superclassFirst: Bool) {
+            self.nickname = nickname
+            self.superclassFirst = superclassFirst
+            super.init(id: id, name: name)
+        }
+
+        private enum CodingKeys: String, CodingKey { case nickname = "name" }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            nickname = try container.decode(String.self, forKey: .nickname)
+            superclassFirst = false
+            try super.init(from: container.superDecoder())
+        }
+
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            if superclassFirst { try super.encode(to: container.superEncoder()) }
+            try container.encode(nickname, forKey: .nickname)
+            if !superclassFirst { try super.encode(to: container.superEncoder()) }
+        }
+    }
+
+    @Test(
+        "A class and its superclass that write one field through superEncoder() are an error, not a value lost",
+        arguments: [false, true])
+    func superclassFieldCollision(superclassFirst: Bool) throws {
+        let model = Nicknamed(id: "n", name: "Thomas", nickname: "Tom", superclassFirst: superclassFirst)
+        let encoder = RecordEncoder()
+        // Twice: the second record follows the layout the first taught, until the superclass's turn.
+        for _ in 0..<2 {
+            let error = expectEncodingError(at: "name") { _ = try encoder.encode(model) }
+            #expect(error?.debugDescription.contains("A class and its superclass both write field 'name'") == true)
+        }
+        // Foundation's encoder nests the superclass under "super", so both values survive there.
+        let json = try JSONDecoder().decode(Nicknamed.self, from: JSONEncoder().encode(model))
+        #expect(json.name == "Thomas" && json.nickname == "Tom")
+    }
+
+    @Test("A class and its superclass through superEncoder(), record after record: one flat record each time")
+    func superclassesRecordAfterRecord() throws {
+        let encoder = RecordEncoder()
+        for lives in 1...3 {
+            let record = try encoder.encode(Cat(id: "c\(lives)", name: "Tom", lives: lives))
+            #expect(record.fields == ["name": .string("Tom"), "lives": .int64(Int64(lives))])
+            #expect(
+                try RecordDecoder().decode(Cat.self, from: record) == Cat(id: "c\(lives)", name: "Tom", lives: lives))
+        }
+    }
+
     final class Bird: Animal, Equatable {
         var wingspan: Double
 

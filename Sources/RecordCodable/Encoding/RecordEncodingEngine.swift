@@ -158,6 +158,12 @@ final class RecordEncodingEngine: Encoder {
         if isIdentifier(key.stringValue) { draft.identity.noteAbsentIdentifier() }
     }
 
+    /// Tells the fields written so far, with keys of `keyType`, from those a superclass writes
+    /// next into the same record: the two may not share a field.
+    func separateSuperclassFields(writtenWith keyType: any CodingKey.Type) {
+        draft.fields.separateSuperclassFields(writtenWith: ObjectIdentifier(keyType))
+    }
+
     /// The record's name, once the model has encoded its identifier.
     var encodedRecordName: String? { draft.identity.name }
 

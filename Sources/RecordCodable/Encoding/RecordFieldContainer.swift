@@ -123,7 +123,8 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// An encoder of the same record, so that a superclass writes its fields into it; at the
     /// path `super`, where an error is reported if the superclass writes something else.
     mutating func superEncoder() -> any Encoder {
-        RecordSuperEncoder(engine: engine)
+        engine.separateSuperclassFields(writtenWith: Key.self)
+        return RecordSuperEncoder(engine: engine)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {

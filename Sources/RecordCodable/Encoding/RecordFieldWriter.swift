@@ -32,6 +32,10 @@ import Foundation
 ///   which would lose the first key's value: a record that does so is an error. The layout cannot
 ///   hold such a record, as it is learned from records written whole, so only keys written key by
 ///   key are checked.
+/// - **One class a field.** A class and its superclass, written into one record through
+///   `superEncoder()`, may not write the same field: once a superclass's encoder is asked for, the
+///   record leaves its layout, and each field notes the type of the key that wrote it. Other
+///   records pay nothing for this.
 struct RecordFieldWriter {
     private(set) var fields: [String: RecordValue]
     /// The record's ``Record/encodedSize``, kept up to date as fields are written, so that the
@@ -53,6 +57,9 @@ struct RecordFieldWriter {
     /// For a key strategy that converts names, the key that wrote each field since the record
     /// left its layout (or had none), layout fields written before included.
     private var keyNamesByField: [String: String] = [:]
+    /// For a record that a superclass writes too: the type of the key that wrote each field, since
+    /// the superclass's encoder was asked for. `nil` for other records.
+    private var keyTypesByField: [String: ObjectIdentifier]?
 
     init(layout: FieldLayout?, strategy: RecordEncoder.KeyEncodingStrategy) {
         self.strategy = strategy
@@ -88,6 +95,7 @@ struct RecordFieldWriter {
         if followsLayout { leaveLayout() }
         let name = try fieldName(for: keyName, key)
         if strategy.mayJoinKeys { try claim(name, forKeyNamed: keyName, key) }
+        if keyTypesByField != nil { try claim(name, forKeyOfType: key) }
         replace(value, size: valueSize, name: name)
         if !strategy.isCustom { writtenKeys.append(KnownField(keyName: keyName, fieldName: name)) }
     }
@@ -113,6 +121,26 @@ struct RecordFieldWriter {
             name, at: .field(key),
             "Keys '\(other)' and '\(keyName)' are both stored in field '\(name)' by the key strategy, so one "
                 + "would overwrite the other: give one of them another CodingKey.")
+    }
+
+    /// Starts telling a class's fields from its superclass's, which `superEncoder()` writes into
+    /// the same record: the fields written so far are the class's, written with keys of
+    /// `keyType`, and the rest of the record is written key by key.
+    mutating func separateSuperclassFields(writtenWith keyType: ObjectIdentifier) {
+        guard keyTypesByField == nil else { return }
+        if followsLayout { leaveLayout() }
+        keyTypesByField = Dictionary(uniqueKeysWithValues: fields.keys.map { ($0, keyType) })
+    }
+
+    /// Notes that `key`'s type writes field `name`, which a key of another type — a superclass's
+    /// or a subclass's — may not write.
+    private mutating func claim(_ name: String, forKeyOfType key: some CodingKey) throws {
+        let keyType = ObjectIdentifier(type(of: key))
+        guard let other = keyTypesByField?.updateValue(keyType, forKey: name), other != keyType else { return }
+        throw EncodingError.invalid(
+            name, at: .field(key),
+            "A class and its superclass both write field '\(name)' into the record, through superEncoder(), so "
+                + "one would overwrite the other: give one of them another CodingKey.")
     }
 
     /// Sets or removes the field `name` by hashing its name, the way a dictionary is filled by hand.
