@@ -467,6 +467,23 @@ struct LinkedRecordTests {
         #expect(error?.debugDescription.contains("The id of the linked Tag cannot name its record") == true)
     }
 
+    @Test("An Identifiable linked model with an optional id is named by the value it holds")
+    func identifiableOptionalId() throws {
+        struct Tag: Codable, Equatable, LinkedRecord, Identifiable {
+            var id: Int?
+            var title: String
+        }
+        struct Article: Codable, Equatable {
+            var key: String
+            var tag: Tag
+        }
+        var encoder = RecordEncoder()
+        encoder.identifierKey = nil
+        let records = try encoder.encodeGraph(Article(key: "a", tag: Tag(id: 5, title: "t")))
+        #expect(records[0]["tag"] == .reference(RecordReference(recordName: "5")))
+        #expect(records[1].recordName == "5")
+    }
+
     @Test("A linked model whose identifier is nil is a model not created yet: a new name, the same in its record")
     func linkedModelNotCreatedYet() throws {
         struct Note: Codable, Equatable, LinkedRecord {

@@ -432,6 +432,23 @@ struct SchemaModelTests {
             ])
     }
 
+    @Test("A lossy list whose element refuses the probe's answers is an error at the field, not a loop")
+    func lossyListOfRefusingElements() throws {
+        struct Refusing: Codable {
+            init() {}
+            init(from decoder: any Decoder) throws { throw CocoaError(.coderReadCorrupt) }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode("r")
+            }
+        }
+        struct Feed: Codable {
+            var id = "f"
+            var items = LossyList([Refusing()])
+        }
+        expectDecodingError("dataCorrupted", at: "items") { _ = try RecordType(Feed.self) }
+    }
+
     @Test("Indexes by property key or system field name, and grants")
     func indexesAndGrants() throws {
         struct Note: Codable {

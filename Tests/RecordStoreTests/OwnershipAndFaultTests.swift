@@ -23,6 +23,26 @@ struct OwnershipAndFaultTests {
         }
     }
 
+    @Test("A directory made anew where an open store's was, after a move or a removal, is still that store's")
+    func directoryMadeAnewAtAnOpenStoresPath() throws {
+        try withStoreDirectory { directory in
+            let elsewhere = directory.deletingLastPathComponent().appendingPathComponent("moved-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: elsewhere) }
+            // The first store makes and renames its files at its path still, so another store there
+            // would have its journal replaced by the first's next compaction.
+            let moved = try RecordStore(directory: directory)
+            try FileManager.default.moveItem(at: directory, to: elsewhere)
+            expectStoreError(.locked(path: directory.path)) { _ = try RecordStore(directory: directory) }
+            moved.close()
+            try FileManager.default.removeItem(at: directory)
+            let removed = try RecordStore(directory: directory)
+            try FileManager.default.removeItem(at: directory)
+            expectStoreError(.locked(path: directory.path)) { _ = try RecordStore(directory: directory) }
+            removed.close()
+            _ = try RecordStore(directory: directory)
+        }
+    }
+
     @Test("Each error says what happened, where, and what to do, as its description and its errorDescription")
     func errorDescriptions() {
         let path = "/data/notes"

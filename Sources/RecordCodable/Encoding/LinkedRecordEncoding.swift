@@ -86,12 +86,17 @@ extension RecordEncodingEngine {
                 + "an id by making it Identifiable.")
     }
 
-    /// The id of an `Identifiable` model as a record name; a new UUID for an optional id that is
-    /// `nil`, which names nothing: each such model is a record of its own.
+    /// The id of an `Identifiable` model as a record name, as the identifier would name it: text,
+    /// a UUID's text, an integer's digits; a new UUID for an optional id that is `nil`, which
+    /// names nothing: each such model is a record of its own.
     private static func text<I: Identifiable>(of identifiable: I) -> String {
-        let id = Mirror(reflecting: identifiable.id)
-        if id.displayStyle == .optional, id.children.isEmpty { return UUID().uuidString }
-        return switch identifiable.id as Any {
+        var id: Any = identifiable.id
+        // An optional id names the record as the value it holds does: `5`, not `Optional(5)`.
+        while case let optional = Mirror(reflecting: id), optional.displayStyle == .optional {
+            guard let wrapped = optional.children.first?.value else { return UUID().uuidString }
+            id = wrapped
+        }
+        return switch id {
         case let text as String: text
         case let uuid as UUID: uuid.uuidString
         case let id: String(describing: id)

@@ -34,8 +34,9 @@ import Foundation
 ///   key are checked.
 /// - **One class a field.** A class and its superclass, written into one record through
 ///   `superEncoder()`, may not write the same field: once a superclass's encoder is asked for, the
-///   record leaves its layout, and each field notes the type of the key that wrote it. Other
-///   records pay nothing for this.
+///   record leaves its layout, and each field notes the type of the key that wrote it. Classes
+///   that share one type of key cannot be told apart this way, and a later write replaces an
+///   earlier one, as in one container. Other records pay nothing for this.
 struct RecordFieldWriter {
     private(set) var fields: [String: RecordValue]
     /// The record's ``Record/encodedSize``, kept up to date as fields are written, so that the
@@ -139,8 +140,8 @@ struct RecordFieldWriter {
         guard let other = keyTypesByField?.updateValue(keyType, forKey: name), other != keyType else { return }
         throw EncodingError.invalid(
             name, at: .field(key),
-            "A class and its superclass both write field '\(name)' into the record, through superEncoder(), so "
-                + "one would overwrite the other: give one of them another CodingKey.")
+            "A class and its superclass both write field '\(name)' into the record, through superEncoder(), with "
+                + "keys of two types, so one would overwrite the other: give one of them another CodingKey.")
     }
 
     /// Sets or removes the field `name` by hashing its name, the way a dictionary is filled by hand.

@@ -32,6 +32,11 @@ final class ShapeProbe: Decoder {
     private let depth: Int
     /// What the type asked for first.
     fileprivate(set) var shape: StoredShape?
+    /// Whether the type asked for an element of its list: its one element, after which the list
+    /// is at its end.
+    fileprivate var offeredElement = false
+    /// Why the list's element could not be probed, when the type went on past it.
+    fileprivate var elementFailure: ProbeFailure?
 
     private init(context: Context, depth: Int) {
         self.context = context
@@ -63,6 +68,8 @@ final class ShapeProbe: Decoder {
         } catch {
             throw ProbeFailure.failed(type, error)
         }
+        // A list that went on past an element the probe could not answer is described by none.
+        if let failure = probe.elementFailure { throw failure }
         // A value that reads nothing writes nothing either, which the encoder stores as `{}`.
         return probe.shape ?? .json
     }
@@ -144,14 +151,14 @@ private struct SingleValueProbe: SingleValueDecodingContainer {
 
 /// A probe's unkeyed container: it offers one element, whose shape makes the list's.
 ///
-/// The list is at its end once the probe has learned a shape, so that a type that reads on past
-/// an element it could not decode (`try?` in a loop until `isAtEnd`) ends too.
+/// The list is at its end once its element was asked for, so that a type that reads on past an
+/// element it could not decode (`try?` in a loop until `isAtEnd`) ends too.
 private struct ElementProbe: UnkeyedDecodingContainer {
     let probe: ShapeProbe
 
     var codingPath: [any CodingKey] { [] }
     var count: Int? { 1 }
-    var isAtEnd: Bool { probe.shape != nil }
+    var isAtEnd: Bool { probe.offeredElement || probe.shape != nil }
     var currentIndex: Int { isAtEnd ? 1 : 0 }
 
     func decodeNil() -> Bool { false }
@@ -181,7 +188,13 @@ private struct ElementProbe: UnkeyedDecodingContainer {
         if let optional = type as? any OptionalValue.Type {
             throw element(optional.wrappedType is any LinkedRecord.Type ? .type(.reference) : .json)
         }
-        throw element(try probe.shape(of: type))
+        do {
+            throw element(try probe.shape(of: type))
+        } catch let failure as ProbeFailure {
+            probe.offeredElement = true
+            if probe.elementFailure == nil { probe.elementFailure = failure }
+            throw failure
+        }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
@@ -199,6 +212,7 @@ private struct ElementProbe: UnkeyedDecodingContainer {
     }
 
     private func element(_ shape: StoredShape) -> ProbeStop {
-        probe.learned(shape.asListElement)
+        probe.offeredElement = true
+        return probe.learned(shape.asListElement)
     }
 }

@@ -180,8 +180,10 @@ final class DiskDirectory: StoreDirectory {
         // not inherit it (a flock would be, until the child's exec); but it does not keep this
         // same process out, and closing any descriptor of the file would drop it — hence the
         // registry of stores open here, checked before the file is even opened. The registry
-        // knows a directory by its device and inode, not by its path: a directory moved or
-        // renamed while its store is open, or reached through a mount of its own, is the same.
+        // knows a store by its directory's device and inode, so that a directory moved or renamed
+        // while its store is open, or reached through a mount of its own, is the same; and by its
+        // path, where the store makes and renames its files, so that a directory made anew where
+        // an open store's was is not another store's either.
         let identity = try DirectoryIdentity(of: path)
         guard Self.openHere.insert(identity) else { throw RecordStoreError.locked(path: path) }
         let lockPath = filePath(Self.lockFileName)
@@ -219,10 +221,11 @@ final class DiskDirectory: StoreDirectory {
     static let lockFileName = "store.lock"
 }
 
-/// What tells a directory apart from every other one while it exists, whatever its path.
+/// What tells the directory of an open store apart: its device and inode, whatever its path
+/// now, and the path where the store makes and renames its files.
 private struct DirectoryIdentity: Hashable {
-    let device: UInt64
-    let inode: UInt64
+    let file: FileIdentity
+    let path: String
 
     /// The identity of the directory at `path`, read without opening it: closing a descriptor of
     /// a store's lock file would drop the lock its owner holds.
@@ -231,24 +234,41 @@ private struct DirectoryIdentity: Hashable {
         guard stat(path, &status) == 0 else {
             throw RecordStoreError.fileSystem(operation: "stat", path: path, code: errno)
         }
-        device = UInt64(truncatingIfNeeded: status.st_dev)
-        inode = UInt64(truncatingIfNeeded: status.st_ino)
+        file = FileIdentity(
+            device: UInt64(truncatingIfNeeded: status.st_dev), inode: UInt64(truncatingIfNeeded: status.st_ino))
+        self.path = path
     }
 }
 
-/// A set of directories that many threads may change.
+/// A file or directory, by its device and inode.
+private struct FileIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
+}
+
+/// The directories of the stores open in this process, which many threads may change.
 private final class DirectoryRegistry: @unchecked Sendable {
     private let lock = NSLock()
     /// Only touched with `lock` held.
-    private var directories: Set<DirectoryIdentity> = []
+    private var files: Set<FileIdentity> = []
+    /// Only touched with `lock` held.
+    private var paths: Set<String> = []
 
-    /// Adds `directory`; `false` when it was there already.
+    /// Adds `directory`; `false` when its directory, or its path, is an open store's already.
     func insert(_ directory: DirectoryIdentity) -> Bool {
-        lock.locked { directories.insert(directory).inserted }
+        lock.locked {
+            guard !files.contains(directory.file), !paths.contains(directory.path) else { return false }
+            files.insert(directory.file)
+            paths.insert(directory.path)
+            return true
+        }
     }
 
     func remove(_ directory: DirectoryIdentity) {
-        _ = lock.locked { directories.remove(directory) }
+        lock.locked {
+            files.remove(directory.file)
+            paths.remove(directory.path)
+        }
     }
 }
 
