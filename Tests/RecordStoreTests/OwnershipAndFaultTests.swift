@@ -23,23 +23,39 @@ struct OwnershipAndFaultTests {
         }
     }
 
-    @Test("A directory made anew where an open store's was, after a move or a removal, is still that store's")
-    func directoryMadeAnewAtAnOpenStoresPath() throws {
+    @Test(
+        "A store moved while open keeps its files in its own directory, whatever takes its old path",
+        arguments: [false, true])
+    func movedStoreKeepsToItsDirectory(linkAtOldPath: Bool) throws {
         try withStoreDirectory { directory in
-            let elsewhere = directory.deletingLastPathComponent().appendingPathComponent("moved-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: elsewhere) }
-            // The first store makes and renames its files at its path still, so another store there
-            // would have its journal replaced by the first's next compaction.
-            let moved = try RecordStore(directory: directory)
-            try FileManager.default.moveItem(at: directory, to: elsewhere)
-            expectStoreError(.locked(path: directory.path)) { _ = try RecordStore(directory: directory) }
-            moved.close()
-            try FileManager.default.removeItem(at: directory)
-            let removed = try RecordStore(directory: directory)
-            try FileManager.default.removeItem(at: directory)
-            expectStoreError(.locked(path: directory.path)) { _ = try RecordStore(directory: directory) }
-            removed.close()
-            _ = try RecordStore(directory: directory)
+            let parent = directory.deletingLastPathComponent()
+            let moved = parent.appendingPathComponent("moved-\(UUID().uuidString)")
+            let other = parent.appendingPathComponent("other-\(UUID().uuidString)")
+            defer {
+                try? FileManager.default.removeItem(at: moved)
+                try? FileManager.default.removeItem(at: other)
+            }
+            let first = try RecordStore(directory: directory)
+            try first.save(noteRecord("a1"))
+            try FileManager.default.moveItem(at: directory, to: moved)
+            // At the old path: a directory made anew, or a link to another one. Either is another
+            // store's, which the first never touches, not even when it compacts its journal.
+            let second: RecordStore
+            if linkAtOldPath {
+                try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(at: directory, withDestinationURL: other)
+                second = try RecordStore(directory: other)
+            } else {
+                second = try RecordStore(directory: directory)
+            }
+            try second.save(noteRecord("b1"))
+            try first.save(noteRecord("a2"))
+            try first.compact()
+            try first.save(noteRecord("a3"))
+            first.close()
+            second.close()
+            #expect(try RecordStore(directory: moved).titles() == ["a1": "Title", "a2": "Title", "a3": "Title"])
+            #expect(try RecordStore(directory: directory).titles() == ["b1": "Title"])
         }
     }
 

@@ -151,12 +151,15 @@ final class RecordDecodingEngine: Decoder {
         return names
     }()
 
-    /// For a custom key strategy: the field name for each coding key, worked out once per record.
+    /// For a custom key strategy: the field name for each coding key, worked out once per record;
+    /// where two fields give one key, the first in sorted order, so that equal records decode alike
+    /// however their dictionaries are laid out.
     private lazy var customFieldNames: [String: String] = {
         guard case .custom(let convert) = options.keyDecodingStrategy else { return [:] }
         var names: [String: String] = [:]
-        for name in record.fields.keys {
-            names[convert([AnyCodingKey(stringValue: name)]).stringValue] = name
+        for name in record.fields.keys.sorted() {
+            let key = convert([AnyCodingKey(stringValue: name)]).stringValue
+            if names[key] == nil { names[key] = name }
         }
         return names
     }()

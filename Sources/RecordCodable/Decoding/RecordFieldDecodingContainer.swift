@@ -162,7 +162,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         let decoder = ValueDecoder(engine: engine)
-        decoder.start(engine.field(forKey: key), at: .field(key), jsonRoute: .handOutContainers)
+        decoder.start(identifierOrField(forKey: key), at: .field(key), jsonRoute: .handOutContainers)
         return decoder
     }
 
@@ -196,14 +196,25 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     private func missingValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         var decoder = engine.makeValueDecoder(for: nil, at: .field(key), jsonRoute: .handOutContainers)
         defer { engine.recycle(&decoder) }
-        guard let value = try? T(from: decoder) else { throw engine.missingField(key) }
+        // Only a type that reads the missing value as nil (a wrapper of an optional) decodes from
+        // it: one that reads nothing at all, or falls back on a default, is missing, as with
+        // Foundation's decoder.
+        guard let value = try? T(from: decoder), decoder.readNil else { throw engine.missingField(key) }
         return value
     }
 
     private func nestedDecoder(forKey key: Key) throws -> ValueDecoder {
+        guard let value = identifierOrField(forKey: key) else { throw engine.missingField(key) }
         let decoder = ValueDecoder(engine: engine)
-        decoder.start(try field(key), at: .field(key), jsonRoute: .handOutContainers)
+        decoder.start(value, at: .field(key), jsonRoute: .handOutContainers)
         return decoder
+    }
+
+    /// The value a decoder for `key` reads: the record's name as text for the identifier, as
+    /// ``contains(_:)`` sees it, else the key's field; `nil` when there is none.
+    private func identifierOrField(forKey key: Key) -> RecordValue? {
+        guard engine.isIdentifier(key) else { return engine.field(forKey: key) }
+        return engine.hasName ? .string(engine.record.recordName) : nil
     }
 
     // Inlined into each integer overload, so that each is compiled for its own integer type.

@@ -33,6 +33,8 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
         var value: RecordValue?
         var location: ValuePath
         var jsonRoute: JSONRoute
+        /// Whether the value, missing, was asked for and read as `nil`.
+        var readNil = false
     }
 
     let engine: RecordDecodingEngine
@@ -78,7 +80,8 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
     var userInfo: [CodingUserInfoKey: Any] { engine.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let value = try present(KnownTypes.dictionary)
+        let value = try present(
+            KnownTypes.dictionary, "Cannot get keyed decoding container -- found null value instead")
         guard case .bytes(let data) = value else {
             throw DecodingError.typeMismatch(KnownTypes.dictionary, found: value, at: path)
         }
@@ -86,7 +89,7 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        switch try present(KnownTypes.array) {
+        switch try present(KnownTypes.array, "Cannot get unkeyed decoding container -- found null value instead") {
         case .list(let elements):
             return ListDecodingContainer(decoder: self, elements: elements)
         case .bytes(let data):
@@ -111,16 +114,25 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
         }
     }
 
-    private func present(_ type: Any.Type) throws -> RecordValue {
+    /// The value, or `valueNotFound` in Foundation's words: `description`, or those of a single value.
+    private func present(_ type: Any.Type, _ description: String? = nil) throws -> RecordValue {
         guard let value else {
-            throw DecodingError.valueNotFound(type, at: path, "Expected \(type) value but found nothing instead.")
+            throw DecodingError.valueNotFound(
+                type, at: path, description ?? "Expected \(type) value but found nothing instead.")
         }
         return value
     }
 
     // MARK: SingleValueDecodingContainer
 
-    func decodeNil() -> Bool { value == nil }
+    func decodeNil() -> Bool {
+        guard value == nil else { return false }
+        state.readNil = true
+        return true
+    }
+
+    /// Whether the value, missing, was read as `nil`: what an optional, or a wrapper of one, does.
+    var readNil: Bool { state.readNil }
 
     func decode(_ type: String.Type) throws -> String { try Unbox.string(present(type), at: path) }
     func decode(_ type: Bool.Type) throws -> Bool { try Unbox.bool(present(type), at: path) }

@@ -86,8 +86,8 @@ extension RecordEncodingEngine {
                 + "an id by making it Identifiable.")
     }
 
-    /// The id of an `Identifiable` model as a record name, as the identifier would name it: text,
-    /// a UUID's text, an integer's digits; a new UUID for an optional id that is `nil`, which
+    /// The id of an `Identifiable` model as a record name: text, a UUID's text, an integer's
+    /// digits, any other id its description; a new UUID for an optional id that is `nil`, which
     /// names nothing: each such model is a record of its own.
     private static func text<I: Identifiable>(of identifiable: I) -> String {
         var id: Any = identifiable.id

@@ -275,6 +275,8 @@ extension RecordValue {
             return first == second && first.sign == second.sign
         case (.list(let first), .list(let second)):
             return first.count == second.count && zip(first, second).allSatisfy { $0.isSameOnTheWire(as: $1) }
+        case (.location(let first), .location(let second)):
+            return first.isSameOnTheWire(as: second)
         case (.asset(let first), .asset(let second)):
             // The local file is not part of CloudKit's JSON: two assets the server knows are the
             // same when what is written of them is. Without the server's keys, the file is all
@@ -293,5 +295,27 @@ extension RecordValue {
         default:
             return self == other
         }
+    }
+}
+
+extension RecordLocation {
+    /// Whether CloudKit's JSON writes the two locations alike: their numbers with their signs,
+    /// their timestamps to the millisecond, as fields of those types are compared.
+    fileprivate func isSameOnTheWire(as other: RecordLocation) -> Bool {
+        func same<Value>(_ first: Value?, _ second: Value?, as field: (Value) -> RecordValue) -> Bool {
+            switch (first, second) {
+            case (nil, nil): true
+            case (let first?, let second?): field(first).isSameOnTheWire(as: field(second))
+            default: false
+            }
+        }
+        return same(latitude, other.latitude, as: RecordValue.double)
+            && same(longitude, other.longitude, as: RecordValue.double)
+            && same(altitude, other.altitude, as: RecordValue.double)
+            && same(horizontalAccuracy, other.horizontalAccuracy, as: RecordValue.double)
+            && same(verticalAccuracy, other.verticalAccuracy, as: RecordValue.double)
+            && same(speed, other.speed, as: RecordValue.double)
+            && same(course, other.course, as: RecordValue.double)
+            && same(timestamp, other.timestamp, as: RecordValue.date)
     }
 }

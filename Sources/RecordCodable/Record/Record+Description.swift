@@ -49,12 +49,7 @@ extension RecordValue: CustomStringConvertible {
         case .bytes(let data):
             return data.count == 1 ? "1 byte" : "\(data.count) bytes"
         case .date(let date):
-            // ISO 8601 names the years 1 to 9999 only: beyond, the date shows as seconds from 1970.
-            let seconds = date.timeIntervalSince1970
-            guard seconds > -62_135_596_800, seconds < 253_402_300_800 else { return "date \(seconds) s from 1970" }
-            // The formatter cuts the milliseconds off rather than rounding them: half of one more
-            // makes the cut a rounding, so that 0.123, held as 0.12299…, shows as .123.
-            return Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date.addingTimeInterval(0.000_5))
+            return Self.iso8601(date)
         case .asset(let asset):
             let what = asset.fileURL?.lastPathComponent ?? asset.fileChecksum ?? asset.downloadURL ?? "empty"
             return "asset \(what)" + (asset.size.map { " (\($0) bytes)" } ?? "")
@@ -68,5 +63,40 @@ extension RecordValue: CustomStringConvertible {
             let more = elements.count > 5 ? ", … \(elements.count - 5) more" : ""
             return "[\(shown)\(more)]"
         }
+    }
+}
+
+extension RecordValue {
+    /// A date as ISO 8601 writes it, to the millisecond, in the Gregorian calendar throughout (as
+    /// the standard counts years before 1582, where Foundation's calendars turn Julian). ISO 8601
+    /// names the years 1 to 9999 only: beyond, the date shows as seconds from 1970.
+    fileprivate static func iso8601(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        // Rounded first, so that a date a hair before 10000 is not shown as that year.
+        let milliseconds = (seconds * 1000).rounded()
+        guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else {
+            return "date \(seconds) s from 1970"
+        }
+        // Within those bounds, no arithmetic below can overflow.
+        let total = Int64(milliseconds)
+        let dayLength: Int64 = 86_400_000
+        let days = total >= 0 ? total / dayLength : (total - dayLength + 1) / dayLength
+        let time = total - days * dayLength
+        // Days since 1970 to a Gregorian date (after Howard Hinnant's civil-from-days).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func padded(_ number: Int64, _ width: Int) -> String {
+            let digits = String(number)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T\(padded(time / 3_600_000, 2)):"
+            + "\(padded(time / 60_000 % 60, 2)):\(padded(time / 1000 % 60, 2)).\(padded(time % 1000, 3))Z"
     }
 }

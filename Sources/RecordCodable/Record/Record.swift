@@ -56,8 +56,20 @@ public struct Record: Hashable, Sendable {
     /// added here. Encryption applies in the private and shared databases only, never to assets
     /// or references, and an encrypted field cannot be queried or sorted on.
     ///
-    /// A name here without a field in ``fields`` writes nothing.
-    public var encryptedFields: Set<String> = []
+    /// A name kept here for a field that neither has a value in ``fields`` nor is among
+    /// ``clearedFields`` writes nothing, and is left out of this set until the field has a value,
+    /// as with ``clearedFields``: so two records that write the same JSON are equal.
+    public var encryptedFields: Set<String> {
+        get {
+            guard !encryptedNames.isEmpty else { return [] }
+            let cleared = extrasBox?.value.clearedFields ?? []
+            return encryptedNames.filter { fields[$0] != nil || cleared.contains($0) }
+        }
+        set { encryptedNames = newValue }
+    }
+
+    /// The names given to ``encryptedFields``, with or without a field.
+    private var encryptedNames: Set<String> = []
 
     /// The record's parent in a shared hierarchy: sharing the parent shares this record with it.
     ///

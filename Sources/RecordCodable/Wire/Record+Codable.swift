@@ -84,6 +84,7 @@ enum WireRecord {
             }
         }
         var fields: [String: WireJSON] = [:]
+        let encrypted = record.encryptedFields
         for (name, value) in record.fields {
             // Built only for an error.
             func fieldPath() -> [any CodingKey] {
@@ -92,11 +93,11 @@ enum WireRecord {
             if case .saved = form { try requireUploaded(value, of: record, field: name, at: fieldPath()) }
             fields[name] = try WireField.object(
                 for: value, typeHint: value.isEmptyList ? record.fieldTypeHints[name] : nil,
-                encrypted: record.encryptedFields.contains(name), at: fieldPath())
+                encrypted: encrypted.contains(name), at: fieldPath())
         }
         for name in record.clearedFields {
             fields[name] = WireField.clearedObject(
-                typeName: record.fieldTypeHints[name], encrypted: record.encryptedFields.contains(name))
+                typeName: record.fieldTypeHints[name], encrypted: encrypted.contains(name))
         }
         object["fields"] = .object(fields)
         object.set("parent", record.parent.map(WireField.reference))

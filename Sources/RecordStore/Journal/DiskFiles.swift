@@ -103,12 +103,18 @@ final class DiskFile: StoreFile {
 }
 
 /// The directory of a store on disk.
+///
+/// The store's files are made, opened, renamed and removed through a descriptor of the directory
+/// itself (`openat`, `renameat`, `unlinkat`), never by path: so a store whose directory is moved
+/// or renamed while it is open keeps working in it, and never touches a directory that takes its
+/// old path, or a link made there.
 final class DiskDirectory: StoreDirectory {
     let path: String
     private let faults: StoreFaults?
+    /// The directory, open for reading, from `init` until the directory is let go of.
+    private let descriptor: Int32
+    private let identity: DirectoryIdentity
     private var lockDescriptor: Int32?
-    /// The directory's identity in the registry of stores open here, while this one holds it.
-    private var registered: DirectoryIdentity?
 
     /// The directory at `url`, created if missing.
     init(url: URL, faults: StoreFaults?) throws {
@@ -119,7 +125,7 @@ final class DiskDirectory: StoreDirectory {
             throw RecordStoreError.fileSystem(
                 operation: "create directory", path: url.path, code: (error as NSError).posixCode ?? EIO)
         }
-        // One name for one directory, whatever links lead to it: the name the lock goes by.
+        // One name for one directory, whatever links lead to it: the name errors give.
         path = url.standardizedFileURL.resolvingSymlinksInPath().path
         self.faults = faults
         if !existed {
@@ -127,39 +133,52 @@ final class DiskDirectory: StoreDirectory {
             // store away with the commits made in it.
             try Self.synchronize(directoryAt: url.standardizedFileURL.deletingLastPathComponent().path)
         }
+        descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw DiskFile.error("open", path) }
+        do {
+            identity = try DirectoryIdentity(of: descriptor, at: path)
+        } catch {
+            _ = closeDescriptor(descriptor)
+            throw error
+        }
+    }
+
+    deinit {
+        unlock()
+        _ = closeDescriptor(descriptor)
     }
 
     private func filePath(_ name: String) -> String { path + "/" + name }
 
     func openFile(named name: String) throws -> (any StoreFile)? {
-        let filePath = filePath(name)
-        let descriptor = open(filePath, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else {
+        let file = openat(descriptor, name, O_RDWR | O_CLOEXEC)
+        guard file >= 0 else {
             if errno == ENOENT { return nil }
-            throw DiskFile.error("open", filePath)
+            throw DiskFile.error("open", filePath(name))
         }
-        return StoreFaults.wrap(DiskFile(descriptor: descriptor, path: filePath), in: faults)
+        return StoreFaults.wrap(DiskFile(descriptor: file, path: filePath(name)), in: faults)
     }
 
     func createFile(named name: String) throws -> any StoreFile {
-        let filePath = filePath(name)
-        let descriptor = open(filePath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw DiskFile.error("create", filePath) }
-        return StoreFaults.wrap(DiskFile(descriptor: descriptor, path: filePath), in: faults)
+        let file = openat(descriptor, name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard file >= 0 else { throw DiskFile.error("create", filePath(name)) }
+        return StoreFaults.wrap(DiskFile(descriptor: file, path: filePath(name)), in: faults)
     }
 
     func rename(_ source: String, to destination: String) throws {
-        guard renameFile(filePath(source), filePath(destination)) == 0 else {
+        guard renameat(descriptor, source, descriptor, destination) == 0 else {
             throw DiskFile.error("rename", filePath(source))
         }
     }
 
     func removeFile(named name: String) throws {
-        guard unlink(filePath(name)) == 0 || errno == ENOENT else { throw DiskFile.error("remove", filePath(name)) }
+        guard unlinkat(descriptor, name, 0) == 0 || errno == ENOENT else {
+            throw DiskFile.error("remove", filePath(name))
+        }
     }
 
     func synchronize() throws {
-        try Self.synchronize(directoryAt: path)
+        try Self.synchronize(descriptor, path: path)
     }
 
     /// Makes the entries of the directory at `path` durable.
@@ -167,6 +186,11 @@ final class DiskDirectory: StoreDirectory {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw DiskFile.error("open", path) }
         defer { _ = closeDescriptor(descriptor) }
+        try synchronize(descriptor, path: path)
+    }
+
+    /// Makes the entries of the open directory `descriptor` durable.
+    private static func synchronize(_ descriptor: Int32, path: String) throws {
         #if canImport(Darwin)
             // As for files: F_FULLFSYNC writes the drive's cache too, so that a rename is durable.
             if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
@@ -180,30 +204,28 @@ final class DiskDirectory: StoreDirectory {
         // not inherit it (a flock would be, until the child's exec); but it does not keep this
         // same process out, and closing any descriptor of the file would drop it — hence the
         // registry of stores open here, checked before the file is even opened. The registry
-        // knows a store by its directory's device and inode, so that a directory moved or renamed
-        // while its store is open, or reached through a mount of its own, is the same; and by its
-        // path, where the store makes and renames its files, so that a directory made anew where
-        // an open store's was is not another store's either.
-        let identity = try DirectoryIdentity(of: path)
+        // knows a directory by its device and inode, not by its path: a directory moved or
+        // renamed while its store is open, or reached through a link or a mount of its own, is
+        // the same one.
+        guard lockDescriptor == nil else { return }
         guard Self.openHere.insert(identity) else { throw RecordStoreError.locked(path: path) }
         let lockPath = filePath(Self.lockFileName)
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
+        let file = openat(descriptor, Self.lockFileName, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard file >= 0 else {
             Self.openHere.remove(identity)
             throw DiskFile.error("open", lockPath)
         }
         var region = flock()
         region.l_type = Int16(F_WRLCK)
         region.l_whence = Int16(SEEK_SET)
-        guard fcntl(descriptor, F_SETLK, &region) == 0 else {
+        guard fcntl(file, F_SETLK, &region) == 0 else {
             let code = errno
-            _ = closeDescriptor(descriptor)
+            _ = closeDescriptor(file)
             Self.openHere.remove(identity)
             if code == EAGAIN || code == EACCES { throw RecordStoreError.locked(path: path) }
             throw RecordStoreError.fileSystem(operation: "lock", path: lockPath, code: code)
         }
-        lockDescriptor = descriptor
-        registered = identity
+        lockDescriptor = file
     }
 
     func unlock() {
@@ -211,8 +233,7 @@ final class DiskDirectory: StoreDirectory {
         // Closing the descriptor ends the lock; the process ending ends it too.
         _ = closeDescriptor(lockDescriptor)
         self.lockDescriptor = nil
-        if let registered { Self.openHere.remove(registered) }
-        registered = nil
+        Self.openHere.remove(identity)
     }
 
     /// The stores open in this process, by directory.
@@ -221,65 +242,41 @@ final class DiskDirectory: StoreDirectory {
     static let lockFileName = "store.lock"
 }
 
-/// What tells the directory of an open store apart: its device and inode, whatever its path
-/// now, and the path where the store makes and renames its files.
+/// A directory, by its device and inode: the same whatever its path, while it exists.
 private struct DirectoryIdentity: Hashable {
-    let file: FileIdentity
-    let path: String
-
-    /// The identity of the directory at `path`, read without opening it: closing a descriptor of
-    /// a store's lock file would drop the lock its owner holds.
-    init(of path: String) throws {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw RecordStoreError.fileSystem(operation: "stat", path: path, code: errno)
-        }
-        file = FileIdentity(
-            device: UInt64(truncatingIfNeeded: status.st_dev), inode: UInt64(truncatingIfNeeded: status.st_ino))
-        self.path = path
-    }
-}
-
-/// A file or directory, by its device and inode.
-private struct FileIdentity: Hashable {
     let device: UInt64
     let inode: UInt64
+
+    /// The identity of the open directory `descriptor`, whose path is `path`.
+    init(of descriptor: Int32, at path: String) throws {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw RecordStoreError.fileSystem(operation: "stat", path: path, code: errno)
+        }
+        device = UInt64(truncatingIfNeeded: status.st_dev)
+        inode = UInt64(truncatingIfNeeded: status.st_ino)
+    }
 }
 
 /// The directories of the stores open in this process, which many threads may change.
 private final class DirectoryRegistry: @unchecked Sendable {
     private let lock = NSLock()
     /// Only touched with `lock` held.
-    private var files: Set<FileIdentity> = []
-    /// Only touched with `lock` held.
-    private var paths: Set<String> = []
+    private var directories: Set<DirectoryIdentity> = []
 
-    /// Adds `directory`; `false` when its directory, or its path, is an open store's already.
+    /// Adds `directory`; `false` when it is an open store's already.
     func insert(_ directory: DirectoryIdentity) -> Bool {
-        lock.locked {
-            guard !files.contains(directory.file), !paths.contains(directory.path) else { return false }
-            files.insert(directory.file)
-            paths.insert(directory.path)
-            return true
-        }
+        lock.locked { directories.insert(directory).inserted }
     }
 
     func remove(_ directory: DirectoryIdentity) {
-        lock.locked {
-            files.remove(directory.file)
-            paths.remove(directory.path)
-        }
+        _ = lock.locked { directories.remove(directory) }
     }
 }
 
 /// `close(2)`, named apart from the methods called `close()`.
 private func closeDescriptor(_ descriptor: Int32) -> Int32 {
     close(descriptor)
-}
-
-/// `rename(2)`, named apart from the method called `rename(_:to:)`.
-private func renameFile(_ source: String, _ destination: String) -> Int32 {
-    rename(source, destination)
 }
 
 extension NSError {
