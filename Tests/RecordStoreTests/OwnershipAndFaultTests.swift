@@ -59,6 +59,22 @@ struct OwnershipAndFaultTests {
         }
     }
 
+    @Test("A closed store holds no descriptor, though the app still holds the store")
+    func closedStoreHoldsNoDescriptor() throws {
+        let descriptors = "/proc/self/fd"
+        guard FileManager.default.fileExists(atPath: descriptors) else { return }
+        func openCount() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: descriptors).count }
+        try withStoreDirectory { directory in
+            let before = try openCount()
+            let store = try RecordStore(directory: directory)
+            try store.save(noteRecord("a1"))
+            store.close()
+            #expect(try openCount() == before)
+            expectStoreError(.closed(path: directory.path)) { try store.save(noteRecord("a2")) }
+            withExtendedLifetime(store) {}
+        }
+    }
+
     @Test("Each error says what happened, where, and what to do, as its description and its errorDescription")
     func errorDescriptions() {
         let path = "/data/notes"

@@ -196,10 +196,10 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     private func missingValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         var decoder = engine.makeValueDecoder(for: nil, at: .field(key), jsonRoute: .handOutContainers)
         defer { engine.recycle(&decoder) }
-        // Only a type that reads the missing value as nil (a wrapper of an optional) decodes from
-        // it: one that reads nothing at all, or falls back on a default, is missing, as with
-        // Foundation's decoder.
-        guard let value = try? T(from: decoder), decoder.readNil else { throw engine.missingField(key) }
+        // Any type that decodes from the missing value does: a wrapper of an optional, and also one
+        // that falls back on a value of its own, as the encoder writes no field for what such a
+        // type encodes as nil.
+        guard let value = try? T(from: decoder) else { throw engine.missingField(key) }
         return value
     }
 

@@ -33,8 +33,6 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
         var value: RecordValue?
         var location: ValuePath
         var jsonRoute: JSONRoute
-        /// Whether the value, missing, was asked for and read as `nil`.
-        var readNil = false
     }
 
     let engine: RecordDecodingEngine
@@ -125,14 +123,7 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
 
     // MARK: SingleValueDecodingContainer
 
-    func decodeNil() -> Bool {
-        guard value == nil else { return false }
-        state.readNil = true
-        return true
-    }
-
-    /// Whether the value, missing, was read as `nil`: what an optional, or a wrapper of one, does.
-    var readNil: Bool { state.readNil }
+    func decodeNil() -> Bool { value == nil }
 
     func decode(_ type: String.Type) throws -> String { try Unbox.string(present(type), at: path) }
     func decode(_ type: Bool.Type) throws -> Bool { try Unbox.bool(present(type), at: path) }

@@ -56,20 +56,18 @@ public struct Record: Hashable, Sendable {
     /// added here. Encryption applies in the private and shared databases only, never to assets
     /// or references, and an encrypted field cannot be queried or sorted on.
     ///
-    /// A name kept here for a field that neither has a value in ``fields`` nor is among
-    /// ``clearedFields`` writes nothing, and is left out of this set until the field has a value,
-    /// as with ``clearedFields``: so two records that write the same JSON are equal.
-    public var encryptedFields: Set<String> {
-        get {
-            guard !encryptedNames.isEmpty else { return [] }
-            let cleared = extrasBox?.value.clearedFields ?? []
-            return encryptedNames.filter { fields[$0] != nil || cleared.contains($0) }
-        }
-        set { encryptedNames = newValue }
-    }
+    /// A name here without a field in ``fields``, or among ``clearedFields``, writes nothing,
+    /// and equality leaves it out: two records that write the same JSON are equal. It stays here,
+    /// so that a field can be marked before it has a value.
+    public var encryptedFields: Set<String> = []
 
-    /// The names given to ``encryptedFields``, with or without a field.
-    private var encryptedNames: Set<String> = []
+    /// The names in ``encryptedFields`` that write something: those of fields with a value, or
+    /// cleared. What equality compares.
+    private var writtenEncryptedFields: Set<String> {
+        guard !encryptedFields.isEmpty else { return [] }
+        let cleared = clearedFields
+        return encryptedFields.filter { fields[$0] != nil || cleared.contains($0) }
+    }
 
     /// The record's parent in a shared hierarchy: sharing the parent shares this record with it.
     ///
@@ -183,7 +181,7 @@ extension Record {
     /// either record, and neither writes any metadata to CloudKit's JSON.
     public static func == (first: Record, second: Record) -> Bool {
         first.recordType == second.recordType && first.recordName == second.recordName
-            && first.fields == second.fields && first.encryptedFields == second.encryptedFields
+            && first.fields == second.fields && first.writtenEncryptedFields == second.writtenEncryptedFields
             && first.parent == second.parent && first.clearedFields == second.clearedFields
             && first.serverMetadata == second.serverMetadata
     }
@@ -193,7 +191,7 @@ extension Record {
         hasher.combine(recordType)
         hasher.combine(recordName)
         hasher.combine(fields)
-        hasher.combine(encryptedFields)
+        hasher.combine(writtenEncryptedFields)
         hasher.combine(parent)
         hasher.combine(clearedFields)
         hasher.combine(serverMetadata)

@@ -111,8 +111,9 @@ final class DiskFile: StoreFile {
 final class DiskDirectory: StoreDirectory {
     let path: String
     private let faults: StoreFaults?
-    /// The directory, open for reading, from `init` until the directory is let go of.
-    private let descriptor: Int32
+    /// The directory, open for reading, from `init` until the store lets go of it (`unlock()`);
+    /// `nil` afterwards, so that a descriptor number the system hands out again is never used.
+    private var descriptor: Int32?
     private let identity: DirectoryIdentity
     private var lockDescriptor: Int32?
 
@@ -133,7 +134,7 @@ final class DiskDirectory: StoreDirectory {
             // store away with the commits made in it.
             try Self.synchronize(directoryAt: url.standardizedFileURL.deletingLastPathComponent().path)
         }
-        descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw DiskFile.error("open", path) }
         do {
             identity = try DirectoryIdentity(of: descriptor, at: path)
@@ -141,17 +142,23 @@ final class DiskDirectory: StoreDirectory {
             _ = closeDescriptor(descriptor)
             throw error
         }
+        self.descriptor = descriptor
     }
 
     deinit {
         unlock()
-        _ = closeDescriptor(descriptor)
+    }
+
+    /// The directory's descriptor, while the store holds it.
+    private func openDirectory() throws -> Int32 {
+        guard let descriptor else { throw RecordStoreError.closed(path: path) }
+        return descriptor
     }
 
     private func filePath(_ name: String) -> String { path + "/" + name }
 
     func openFile(named name: String) throws -> (any StoreFile)? {
-        let file = openat(descriptor, name, O_RDWR | O_CLOEXEC)
+        let file = openat(try openDirectory(), name, O_RDWR | O_CLOEXEC)
         guard file >= 0 else {
             if errno == ENOENT { return nil }
             throw DiskFile.error("open", filePath(name))
@@ -160,25 +167,26 @@ final class DiskDirectory: StoreDirectory {
     }
 
     func createFile(named name: String) throws -> any StoreFile {
-        let file = openat(descriptor, name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let file = openat(try openDirectory(), name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw DiskFile.error("create", filePath(name)) }
         return StoreFaults.wrap(DiskFile(descriptor: file, path: filePath(name)), in: faults)
     }
 
     func rename(_ source: String, to destination: String) throws {
-        guard renameat(descriptor, source, descriptor, destination) == 0 else {
+        let directory = try openDirectory()
+        guard renameat(directory, source, directory, destination) == 0 else {
             throw DiskFile.error("rename", filePath(source))
         }
     }
 
     func removeFile(named name: String) throws {
-        guard unlinkat(descriptor, name, 0) == 0 || errno == ENOENT else {
+        guard unlinkat(try openDirectory(), name, 0) == 0 || errno == ENOENT else {
             throw DiskFile.error("remove", filePath(name))
         }
     }
 
     func synchronize() throws {
-        try Self.synchronize(descriptor, path: path)
+        try Self.synchronize(try openDirectory(), path: path)
     }
 
     /// Makes the entries of the directory at `path` durable.
@@ -210,7 +218,7 @@ final class DiskDirectory: StoreDirectory {
         guard lockDescriptor == nil else { return }
         guard Self.openHere.insert(identity) else { throw RecordStoreError.locked(path: path) }
         let lockPath = filePath(Self.lockFileName)
-        let file = openat(descriptor, Self.lockFileName, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let file = openat(try openDirectory(), Self.lockFileName, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard file >= 0 else {
             Self.openHere.remove(identity)
             throw DiskFile.error("open", lockPath)
@@ -228,12 +236,19 @@ final class DiskDirectory: StoreDirectory {
         lockDescriptor = file
     }
 
+    /// Lets go of the directory: the lock, then the directory's descriptor. The store uses the
+    /// directory no more.
     func unlock() {
-        guard let lockDescriptor else { return }
-        // Closing the descriptor ends the lock; the process ending ends it too.
-        _ = closeDescriptor(lockDescriptor)
-        self.lockDescriptor = nil
-        Self.openHere.remove(identity)
+        if let lockDescriptor {
+            // Closing the descriptor ends the lock; the process ending ends it too.
+            _ = closeDescriptor(lockDescriptor)
+            self.lockDescriptor = nil
+            Self.openHere.remove(identity)
+        }
+        if let descriptor {
+            _ = closeDescriptor(descriptor)
+            self.descriptor = nil
+        }
     }
 
     /// The stores open in this process, by directory.
