@@ -71,10 +71,7 @@ struct RecordCornerTests {
         init(from decoder: any Decoder) throws {
             wrappedValue = try? decoder.singleValueContainer().decode(Value.self)
         }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(wrappedValue)
-        }
+        func encode(to encoder: any Encoder) throws { try wrappedValue.encode(to: encoder) }
     }
 
     @Test("A type that decodes from a missing value reads a missing field, as the encoder writes none for its nil")
