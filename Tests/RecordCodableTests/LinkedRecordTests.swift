@@ -391,16 +391,20 @@ struct LinkedRecordTests {
         #expect(records[1].recordName == "tag-swift")
     }
 
+    /// A linked model with no identity of its own.
+    struct AnonymousNote: Codable, Equatable, LinkedRecord {
+        var text: String
+    }
+
+    /// A holder of one linked note.
+    struct Board<Note: Codable & Equatable & LinkedRecord>: Codable, Equatable {
+        var id: String
+        var note: Note
+    }
+
     @Test("A linked model without any identity is an error at the holder's field, since its name would change")
     func anonymousLinkedModel() throws {
-        struct Note: Codable, Equatable, LinkedRecord {
-            var text: String
-        }
-        struct Board: Codable, Equatable {
-            var id: String
-            var note: Note
-        }
-        let board = Board(id: "b", note: Note(text: "hi"))
+        let board = Board(id: "b", note: AnonymousNote(text: "hi"))
         let error = expectEncodingError(at: "note") { _ = try RecordEncoder().encode(board) }
         #expect(error?.debugDescription.contains("has no identity") == true, "\(String(describing: error))")
         expectEncodingError(at: "note") { _ = try RecordEncoder().encodeGraph(board) }
@@ -412,15 +416,12 @@ struct LinkedRecordTests {
 
     @Test("A list of linked models without identity is an error at the element")
     func anonymousLinkedModelsInAList() throws {
-        struct Note: Codable, Equatable, LinkedRecord {
-            var text: String
-        }
-        struct Board: Codable, Equatable {
+        struct Pinboard: Codable, Equatable {
             var id: String
-            var notes: [Note]
+            var notes: [AnonymousNote]
         }
         expectEncodingError(at: "notes.Index 0") {
-            _ = try RecordEncoder().encode(Board(id: "b", notes: [Note(text: "a")]))
+            _ = try RecordEncoder().encode(Pinboard(id: "b", notes: [AnonymousNote(text: "a")]))
         }
     }
 
@@ -489,10 +490,6 @@ struct LinkedRecordTests {
         struct Note: Codable, Equatable, LinkedRecord {
             var id: String?
             var text: String
-        }
-        struct Board: Codable, Equatable {
-            var id: String
-            var note: Note
         }
         let records = try RecordEncoder().encodeGraph(Board(id: "b", note: Note(id: nil, text: "hi")))
         guard case .reference(let reference)? = records[0]["note"] else {
