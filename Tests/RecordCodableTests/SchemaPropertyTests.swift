@@ -68,15 +68,14 @@ struct SchemaPropertyTests {
         #expect(outcomes.errors > 100)
     }
 
-    @Test("A long schema reads in proportion to its length, and a repeat at its end is still found")
+    // A parser that went quadratic would take minutes here, even in a release build; that is
+    // left to show in the suite's time, not in a timed expectation that a busy machine can fail.
+    @Test("A long schema reads whole, and a repeat at its end is still found at its line")
     func longSchema() throws {
         let fields = (0..<20_000).map { "    f\($0) STRING" }.joined(separator: ",\n")
         let types = (0..<2_000).map { "RECORD TYPE T\($0) (x INT64);" }.joined(separator: "\n")
         let text = "DEFINE SCHEMA\nRECORD TYPE Wide (\n\(fields)\n);\n\(types)\n"
-        let clock = ContinuousClock()
-        let start = clock.now
         let schema = try RecordSchema(parsing: text)
-        #expect(clock.now - start < .seconds(20))
         #expect(schema.recordTypes.count == 2_001)
         #expect(schema.recordType(named: "Wide")?.fields.count == 20_000)
         #expect(try RecordSchema(parsing: schema.text) == schema)
