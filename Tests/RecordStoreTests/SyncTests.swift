@@ -515,6 +515,75 @@ struct SyncTests {
         #expect(requests.map(\.operations.count) == [1, 2, 2, 1])
     }
 
+    /// A zone that Alice shared with the user, or Bob's of the same name.
+    static func sharedZone(of owner: String) -> RecordZoneID {
+        RecordZoneID(zoneName: "Shared", ownerRecordName: owner)
+    }
+
+    @Test("A looked-up record, read back, edited and saved, stays in the request's zone, owner and all")
+    func lookedUpRecordKeepsItsZone() throws {
+        let store = try RecordStore.inMemory()
+        // Lookup responses do not say their records' zone: the request does.
+        var fetched = noteRecord("T1", title: "Old")
+        fetched.metadata = RecordMetadata(changeTag: "c1")
+        let lookup = RecordsLookupRequest(recordNames: ["T1"], zoneID: Self.sharedZone(of: "_alice"))
+        try store.applyFetched(RecordsLookupResponse(records: [.success(fetched)]), for: lookup)
+        let key = noteKey("T1", zone: "Shared")
+        var record = try #require(try store.record(for: key))
+        #expect(record.metadata?.zoneID == Self.sharedZone(of: "_alice"))
+
+        record["title"] = .string("New")
+        try store.save(record)
+        #expect(try store.keys() == [key])
+        let request = try #require(try store.modifyRequests().first)
+        #expect(request.zoneID == Self.sharedZone(of: "_alice"))
+        #expect(request.operations.map(\.operationType) == [.update])
+        #expect(request.operations.first?.record.fields == ["title": .string("New")])
+        #expect(request.operations.first?.record.metadata?.changeTag == "c1")
+    }
+
+    @Test("Records of two owners' zones of one name go in two requests, each to its owner's zone")
+    func zonesOfTwoOwners() throws {
+        let store = try RecordStore.inMemory()
+        for (name, owner) in [("A", "_alice"), ("B", "_bob")] {
+            var record = noteRecord(name)
+            record.metadata = RecordMetadata(changeTag: "t", zoneID: Self.sharedZone(of: owner))
+            try store.applyFetched([.success(record)])
+            record["title"] = .string("Edited")
+            try store.save(record)
+        }
+        let requests = try store.modifyRequests()
+        #expect(requests.map(\.zoneID) == [Self.sharedZone(of: "_alice"), Self.sharedZone(of: "_bob")])
+        #expect(requests.map { $0.operations.map(\.record.recordName) } == [["A"], ["B"]])
+
+        let conflicts = requests.map { request in
+            RecordsModifyResponse(
+                records: request.operations.map {
+                    .failure(RecordServerError(recordName: $0.record.recordName, serverErrorCode: .conflict))
+                })
+        }
+        for (request, response) in zip(requests, conflicts) { try store.apply(response, for: request) }
+        let lookups = try store.conflictLookupRequests()
+        #expect(lookups.map(\.zoneID) == [Self.sharedZone(of: "_alice"), Self.sharedZone(of: "_bob")])
+        #expect(lookups.map(\.recordNames) == [["A"], ["B"]])
+    }
+
+    @Test("A changes page given its zone by name keeps the owner its own zone ID names")
+    func changesPageKeepsOwner() throws {
+        let store = try RecordStore.inMemory()
+        var fetched = noteRecord("C1")
+        fetched.metadata = RecordMetadata(changeTag: "t1")
+        let page = RecordsChangesResponse(
+            records: [.success(fetched)], syncToken: "s1", zoneID: Self.sharedZone(of: "_alice"))
+        try store.applyFetched(page, zone: "Shared")
+        let record = try #require(try store.record(for: noteKey("C1", zone: "Shared")))
+        #expect(record.metadata?.zoneID == Self.sharedZone(of: "_alice"))
+        #expect(try store.syncToken(forZone: "Shared") == "s1")
+        let next = try store.changesRequest(forZone: Self.sharedZone(of: "_alice"))
+        #expect(next.zoneID == Self.sharedZone(of: "_alice"))
+        #expect(next.syncToken == "s1")
+    }
+
     @Test("A parked model's request goes through RecordsModifyRequest's JSON as CloudKit takes it")
     func requestJSON() throws {
         let store = try RecordStore.inMemory()

@@ -53,8 +53,9 @@ extension RecordStore {
         try withEngine { engine in
             var sent: [(key: RecordKey, version: SentVersion)] = []
             let requests = try commitBatch(on: engine) { batch in
-                var operationsByZone: [String: [RecordOperation]] = [:]
-                var zoneIDs: [String: RecordZoneID] = [:]
+                // By the zone's whole ID, as the records know it: two owners' zones of one name
+                // (shared with the user by two people) are two zones to the server.
+                var operationsByZone: [RecordZoneID: [RecordOperation]] = [:]
                 let owed = batch.keys { _, state in [.pending, .sent, .deletedLocally].contains(state.status) }
                 // CloudKit names a record by zone and name: of records of two types that share
                 // both, one is sent at a time, the next once the first one's response is applied.
@@ -65,8 +66,7 @@ extension RecordStore {
                     case .unchanged(let synced):
                         batch.stage(synced)
                     case .operation(let operation, let zoneID):
-                        operationsByZone[key.zone, default: []].append(operation)
-                        if let zoneID, zoneID.zoneName == key.zone { zoneIDs[key.zone] = zoneID }
+                        operationsByZone[Self.zoneID(key.zone, knownAs: zoneID), default: []].append(operation)
                         if !entry.state.mayBeOnServer {
                             // Written with the request: a delete after a reopen must still be sent.
                             entry.wasOffered = true
@@ -78,10 +78,8 @@ extension RecordStore {
                         }
                     }
                 }
-                return operationsByZone.keys.sorted().flatMap { zone in
-                    OutgoingChange.requests(
-                        of: operationsByZone[zone] ?? [], zoneID: zoneIDs[zone] ?? RecordZoneID(zoneName: zone),
-                        maximumOperations: maximumOperations)
+                return operationsByZone.sorted { Self.zoneOrder($0.key, $1.key) }.flatMap { zoneID, operations in
+                    OutgoingChange.requests(of: operations, zoneID: zoneID, maximumOperations: maximumOperations)
                 }
             }
             for (key, version) in sent {
@@ -192,6 +190,14 @@ extension RecordStore {
     ///   - syncToken: The token to keep for `zone`, committed with the records (see
     ///     ``syncToken(forZone:)``).
     public func applyFetched(_ results: [RecordResult], zone: String? = nil, syncToken: String? = nil) throws {
+        try applyFetched(results, zoneID: zone.map { RecordZoneID(zoneName: $0) }, syncToken: syncToken)
+    }
+
+    /// Applies fetched records in `zoneID`, when given, else each in its own zone. A record that
+    /// does not say its zone (a lookup's never do) is given `zoneID` in its metadata, so that
+    /// the record the app reads back, edits and saves goes back to the zone it came from.
+    func applyFetched(_ results: [RecordResult], zoneID: RecordZoneID?, syncToken: String?) throws {
+        let zone = zoneID?.zoneName
         try withBatch { batch in
             for case .failure(let error) in results where error.serverErrorCode == .notFound {
                 // A lookup of a record in conflict that the server no longer has: it deleted it.
@@ -201,8 +207,13 @@ extension RecordStore {
                     batch.apply(try ServerChanges.notFoundInLookup(existing: existing), to: key)
                 }
             }
-            for case .success(let record) in results {
+            for case .success(var record) in results {
                 let recordZone = zone ?? record.metadata?.zoneID?.zoneName ?? Self.defaultZone
+                if let zoneID, record.metadata?.zoneID == nil {
+                    var metadata = record.metadata ?? RecordMetadata()
+                    metadata.zoneID = zoneID
+                    record.metadata = metadata
+                }
                 if record.metadata?.deleted == true {
                     for key in batch.keys(named: record.recordName, recordType: record.recordType, inZone: recordZone) {
                         guard let existing = try batch.entry(for: key) else { continue }
@@ -220,7 +231,7 @@ extension RecordStore {
     }
 
     /// Applies a page of `records/changes`, and keeps its sync token for its zone: the next
-    /// ``changesRequest(forZone:)`` asks for what changed after it.
+    /// ``changesRequest(forZone:)-(String)`` asks for what changed after it.
     ///
     /// ```swift
     /// var request = try store.changesRequest(forZone: "Notes")
@@ -236,8 +247,8 @@ extension RecordStore {
     ///   - page: A page of `records/changes`.
     ///   - zone: The zone of the page: its `zoneID` when `nil`.
     public func applyFetched(_ page: RecordsChangesResponse, zone: String? = nil) throws {
-        try applyFetched(
-            page.records, zone: zone ?? page.zoneID?.zoneName ?? Self.defaultZone, syncToken: page.syncToken)
+        let zoneID = Self.zoneID(zone ?? page.zoneID?.zoneName ?? Self.defaultZone, knownAs: page.zoneID)
+        try applyFetched(page.records, zoneID: zoneID, syncToken: page.syncToken)
     }
 
     /// Applies the records of a `records/query` response.
@@ -265,13 +276,27 @@ extension RecordStore {
     /// }
     /// ```
     public func applyFetched(_ response: RecordsLookupResponse, for request: RecordsLookupRequest) throws {
-        try applyFetched(response.records, zone: request.zoneID?.zoneName)
+        try applyFetched(response.records, zoneID: request.zoneID, syncToken: nil)
     }
 
     /// Applies the records of a `records/query` response in the zone of the request it answers
     /// (a query of every zone, `zoneWide`, in each record's own).
     public func applyFetched(_ response: RecordsQueryResponse, for request: RecordsQueryRequest) throws {
-        try applyFetched(response.records, zone: request.zoneWide == true ? nil : request.zoneID?.zoneName)
+        try applyFetched(response.records, zoneID: request.zoneWide == true ? nil : request.zoneID, syncToken: nil)
+    }
+
+    /// The whole ID of the zone the store names `zone`: `known`, when it is of that name (and so
+    /// says the zone's owner, for a zone shared with the user), else the user's own zone of that
+    /// name.
+    static func zoneID(_ zone: String, knownAs known: RecordZoneID?) -> RecordZoneID {
+        if let known, known.zoneName == zone { return known }
+        return RecordZoneID(zoneName: zone)
+    }
+
+    /// The order of the requests the store builds: by zone name, then by owner, the user's first.
+    static func zoneOrder(_ first: RecordZoneID, _ second: RecordZoneID) -> Bool {
+        if first.zoneName != second.zoneName { return first.zoneName < second.zoneName }
+        return (first.ownerRecordName ?? "") < (second.ownerRecordName ?? "")
     }
 
     /// The sync token kept for `zone`: where the last page of changes ended.
@@ -281,7 +306,14 @@ extension RecordStore {
 
     /// The `records/changes` request for what changed in `zone` since the last page applied.
     public func changesRequest(forZone zone: String = RecordStore.defaultZone) throws -> RecordsChangesRequest {
-        RecordsChangesRequest(zoneID: RecordZoneID(zoneName: zone), syncToken: try syncToken(forZone: zone))
+        try changesRequest(forZone: RecordZoneID(zoneName: zone))
+    }
+
+    /// The `records/changes` request for what changed in the zone `zoneID` since the last page
+    /// applied: for a zone shared with the user, its owner's. The store keeps the sync token by
+    /// the zone's name.
+    public func changesRequest(forZone zoneID: RecordZoneID) throws -> RecordsChangesRequest {
+        RecordsChangesRequest(zoneID: zoneID, syncToken: try syncToken(forZone: zoneID.zoneName))
     }
 
     /// The `records/lookup` requests that fetch the server's version of each record in
@@ -293,14 +325,16 @@ extension RecordStore {
     public func conflictLookupRequests(maximumRecords: Int = 200) throws -> [RecordsLookupRequest] {
         let unknown = try entries { _, slot in slot.status == .conflict }.filter { $0.server == nil }
         let size = max(maximumRecords, 1)
-        return Dictionary(grouping: unknown.map(\.key), by: \.zone).sorted { $0.key < $1.key }.flatMap { zone, keys in
+        // By the zone's whole ID, as each record knows it: a zone shared with the user names its owner.
+        let byZone = try Dictionary(grouping: unknown) { entry in
+            Self.zoneID(entry.key.zone, knownAs: try entry.local.decoded(as: entry.key).metadata?.zoneID)
+        }
+        return byZone.sorted { Self.zoneOrder($0.key, $1.key) }.flatMap { zoneID, entries in
             // Records of two types may share a name, which the server knows as one record.
             var seen: Set<String> = []
-            let names = keys.map(\.recordName).filter { seen.insert($0).inserted }
+            let names = entries.map(\.key.recordName).filter { seen.insert($0).inserted }
             return stride(from: 0, to: names.count, by: size).map { start in
-                RecordsLookupRequest(
-                    recordNames: Array(names[start..<min(start + size, names.count)]),
-                    zoneID: RecordZoneID(zoneName: zone))
+                RecordsLookupRequest(recordNames: Array(names[start..<min(start + size, names.count)]), zoneID: zoneID)
             }
         }
     }
