@@ -120,6 +120,79 @@ struct SaveCycleTests {
         #expect(update.fields["photo"] == nil)
     }
 
+    @Test("A web address set where the server keeps an asset is an error at the field, not text sent over it")
+    func webAddressOverAsset() throws {
+        var note = try Self.decodedNote()
+        note.photo = URL(string: "https://example.com/other.png")
+        let error = expectEncodingError(at: "photo") {
+            _ = try RecordEncoder().encode(note, updating: Self.fetched())
+        }
+        #expect(error?.context?.debugDescription.contains("cannot replace an asset") == true)
+    }
+
+    /// An album whose photos are server assets, read as URLs.
+    struct Album: Codable {
+        var id: String
+        var photos: [URL]
+    }
+
+    static let albumJSON = #"""
+        {"recordName":"A1","recordType":"Album","recordChangeTag":"t1","fields":{"photos":{"type":"ASSETID_LIST",
+         "value":[{"fileChecksum":"c1","size":1,"downloadURL":"https://cvws.example.com/B/1/${f}?o=1"},
+                  {"fileChecksum":"c2","size":2,"downloadURL":"https://cvws.example.com/B/2/${f}?o=2"},
+                  {"fileChecksum":"c3","size":3,"downloadURL":"https://cvws.example.com/B/3/${f}?o=3"}]}}}
+        """#
+
+    @Test("A photo removed from a list of server assets read as URLs sends the others as the assets they are")
+    func assetListEdited() throws {
+        let fetched = try JSONDecoder().decode(Record.self, from: Data(Self.albumJSON.utf8))
+        guard case .list(let assets) = fetched["photos"] else { throw ExpectedList() }
+        var album = try RecordDecoder().decode(Album.self, from: fetched)
+        album.photos.remove(at: 1)
+        album.photos.reverse()
+        let update = try RecordEncoder().encode(album, updating: fetched)
+        #expect(update.fields["photos"] == .list([assets[2], assets[0]]))
+        #expect(try json(RecordOperation(saving: update)).contains(#""type":"ASSETID_LIST""#))
+
+        album.photos.append(try #require(URL(string: "https://example.com/new.png")))
+        expectEncodingError(at: "photos") { _ = try RecordEncoder().encode(album, updating: fetched) }
+    }
+
+    struct ExpectedList: Error {}
+
+    @Test("A list element newer than the model stays as the server has it when another element changes")
+    func newerEnumValueInList() throws {
+        struct Palette: Codable {
+            var id: String
+            var colors: [Color]
+        }
+        let fetched = Record(
+            recordType: "Palette", recordName: "P1",
+            fields: ["colors": .list([.string("red"), .string("lavender"), .string("teal")])],
+            metadata: RecordMetadata(changeTag: "t1"))
+        var palette = try RecordDecoder().decode(Palette.self, from: fetched)
+        #expect(palette.colors == [.red, .unknown, .unknown])
+        palette.colors.removeFirst()
+        palette.colors.append(.blue)
+        let update = try RecordEncoder().encode(palette, updating: fetched)
+        #expect(update.fields["colors"] == .list([.string("lavender"), .string("teal"), .string("blue")]))
+        // A fallback the user added is sent as written: no value of the server's is left for it.
+        palette.colors.append(.unknown)
+        let more = try RecordEncoder().encode(palette, updating: fetched)
+        #expect(
+            more.fields["colors"] == .list([.string("lavender"), .string("teal"), .string("blue"), .string("unknown")]))
+    }
+
+    @Test("A record the server reports as deleted is not something to update")
+    func deletedOriginal() throws {
+        var original = try Self.fetched()
+        original.metadata?.deleted = true
+        let error = expectEncodingError(at: "") {
+            _ = try RecordEncoder().encode(try Self.decodedNote(), updating: original)
+        }
+        #expect(error?.context?.debugDescription.contains("was deleted on the server") == true)
+    }
+
     @Test("A changed asset is sent; one the server has not received is an error that says to upload it")
     func changedAsset() throws {
         struct Album: Codable {

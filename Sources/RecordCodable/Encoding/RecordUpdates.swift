@@ -23,8 +23,10 @@ extension RecordEncoder {
     /// So what the model cannot represent stays on the server untouched: a field the model does
     /// not know (added by a newer version of the app), an enum value newer than the model that it
     /// read as its ``RecordEnum/fallbackCase``, a server asset that a `URL` property holds as its
-    /// download address, the sub-millisecond digits of a `Date` that the server never had. A
-    /// field that the original lacks because it was fetched with `desiredKeys` is not cleared.
+    /// download address, the sub-millisecond digits of a `Date` that the server never had. In a
+    /// changed list, each element the edit left as the model read it is sent as the server has
+    /// it, so such values stay when another element changes. A field that the original lacks
+    /// because it was fetched with `desiredKeys` is not cleared.
     ///
     /// An edit that changes nothing gives an update with no fields and nothing cleared; skip
     /// saving it:
@@ -48,9 +50,11 @@ extension RecordEncoder {
     ///   cleared ones.
     /// - Throws: What ``encode(_:)`` throws; `EncodingError.invalidValue` when `original` has no
     ///   change tag (the server has not saved it: there is nothing to update, so encode the model
-    ///   whole), when the model cannot read `original` (its `DecodingError` is the underlying
-    ///   error), when the model's identifier names another record, or when it writes no link where
-    ///   the original links to a record it was not given (see above), at that field.
+    ///   whole) or is the server's report of its deletion (`deleted`; encode the model whole to
+    ///   create it anew), when the model cannot read `original` (its `DecodingError` is the underlying
+    ///   error), when the model's identifier names another record; at the field, when it writes no
+    ///   link where the original links to a record it was not given (see above), or a web address
+    ///   where the original holds assets (which the server refuses).
     public func encode<T: Codable>(_ value: T, updating original: Record) throws -> Record {
         let edited = try encode(value)
         let graph = GraphDecoding(records: [] as [Record])
@@ -144,6 +148,12 @@ extension RecordEncoder {
                 "The original record '\(original.recordName)' has no change tag: the server has not saved it, "
                     + "so there is nothing to update. Encode the model whole with encode(_:) to create it.")
         }
+        guard original.metadata?.deleted != true else {
+            throw EncodingError.invalid(
+                original, at: [] as [any CodingKey],
+                "The original record '\(original.recordName)' was deleted on the server, so there is nothing to "
+                    + "update. Encode the model whole with encode(_:) to create it anew.")
+        }
         do {
             return try matchingDecoder.decode(type, from: original, in: graph)
         } catch {
@@ -218,6 +228,7 @@ struct RecordUpdate {
         for (name, value) in edited.fields {
             if let before = baseline.fields[name], before.isSameOnTheWire(as: value) { continue }
             if keepsUnreadLink(value, inField: name) { continue }
+            let value = try serverForm(of: value, inField: name, of: model)
             update.fields[name] = value
             // An emptied list keeps the type the server has for the field.
             if value.isEmptyList, let typeName = original.typeName(ofField: name) { typeHints[name] = typeName }
@@ -236,6 +247,61 @@ struct RecordUpdate {
         let encrypted = edited.encryptedFields.union(original.encryptedFields).union(baseline.encryptedFields)
         update.encryptedFields = encrypted.filter { update.fields[$0] != nil || cleared.contains($0) }
         return update
+    }
+
+    /// `value`, the changed field `name`, with what the edit kept of the original's field as the
+    /// server has it.
+    ///
+    /// A model reads some values as less than they are: an enum value newer than the model as
+    /// its fallback case, a server asset as the `URL` to download it from. Each list element the
+    /// edit left as the model read it — the same value as one of the baseline's, each of those
+    /// taken once, in order — is sent as the original's element in that place, so an edit of
+    /// one element loses none of the others. Only a list that the model read as less than the
+    /// server's is rewritten; any other is sent as the model wrote it.
+    ///
+    /// - Throws: `EncodingError.invalidValue` at the field when the value would replace a server
+    ///   asset with a web address: the model wrote text where the server keeps an asset, which
+    ///   the server refuses.
+    private func serverForm(of value: RecordValue, inField name: String, of model: Any) throws -> RecordValue {
+        guard let stored = original.fields[name], let written = baseline.fields[name] else { return value }
+        var value = value
+        if case .list(let elements) = value, case .list(let storedElements) = stored,
+            case .list(let writtenElements) = written, storedElements.count == writtenElements.count,
+            zip(storedElements, writtenElements).contains(where: { !$0.isSameOnTheWire(as: $1) })
+        {
+            // Where each value the model read stands in the original, first place first.
+            var places: [RecordValue: [Int]] = [:]
+            for (place, element) in writtenElements.enumerated().reversed() {
+                places[element, default: []].append(place)
+            }
+            value = .list(elements.map { element in places[element]?.popLast().map { storedElements[$0] } ?? element })
+        }
+        try refuseTextOverAsset(value, inField: name, stored: stored, of: model)
+        return value
+    }
+
+    /// Throws when `value` puts text where the original's field `name` holds an asset.
+    private func refuseTextOverAsset(_ value: RecordValue, inField name: String, stored: RecordValue, of model: Any)
+        throws
+    {
+        func isText(_ value: RecordValue) -> Bool {
+            if case .string = value { return true }
+            return false
+        }
+        let replacesAsset: Bool
+        switch (stored, value) {
+        case (.asset, let value): replacesAsset = isText(value)
+        case (.list(let storedElements), .list(let elements)):
+            replacesAsset =
+                storedElements.allSatisfy(\.isAsset) && !storedElements.isEmpty && elements.contains(where: isText)
+        default: replacesAsset = false
+        }
+        guard replacesAsset else { return }
+        throw EncodingError.invalid(
+            model, at: [AnyCodingKey(stringValue: name)],
+            "Field '\(name)' holds assets on the server, and the edit writes a web address there, which cannot "
+                + "replace an asset: the server refuses text in an asset field. Keep the URL the model read, set a "
+                + "local file's URL for a new asset, or read the field as RecordAsset.")
     }
 
     /// Whether `value`, written in field `name`, keeps the original's link there that the
@@ -265,6 +331,12 @@ struct RecordUpdate {
 }
 
 extension RecordValue {
+    /// Whether the value is an asset.
+    fileprivate var isAsset: Bool {
+        if case .asset = self { return true }
+        return false
+    }
+
     /// Whether the two values are the same once written to CloudKit: dates to the millisecond,
     /// the server's precision, and doubles with their sign (`-0.0` is written apart from `0.0`).
     func isSameOnTheWire(as other: RecordValue) -> Bool {
