@@ -158,6 +158,57 @@ struct SaveCycleTests {
         expectEncodingError(at: "photos") { _ = try RecordEncoder().encode(album, updating: fetched) }
     }
 
+    @Test(
+        "A photo listed twice, or added to a list the server typed as assets while empty, is matched as the server keeps it"
+    )
+    func assetListCorners() throws {
+        let fetched = try JSONDecoder().decode(Record.self, from: Data(Self.albumJSON.utf8))
+        guard case .list(let assets) = fetched["photos"] else { throw ExpectedList() }
+        var album = try RecordDecoder().decode(Album.self, from: fetched)
+        album.photos.append(album.photos[0])
+        let update = try RecordEncoder().encode(album, updating: fetched)
+        #expect(update.fields["photos"] == .list(assets + [assets[0]]))
+
+        var empty = fetched
+        empty["photos"] = .list([])
+        empty.fieldTypeHints = ["photos": "ASSETID_LIST"]
+        var none = try RecordDecoder().decode(Album.self, from: empty)
+        none.photos = [try #require(URL(string: "https://example.com/new.png"))]
+        expectEncodingError(at: "photos") { _ = try RecordEncoder().encode(none, updating: empty) }
+    }
+
+    @Test("Of two values the model read alike, the one whose element was removed is the one that goes")
+    func removedAmongFallbacks() throws {
+        struct Palette: Codable {
+            var id: String
+            var colors: [Color]
+        }
+        let fetched = Record(
+            recordType: "Palette", recordName: "P1",
+            fields: ["colors": .list([.string("lavender"), .string("red"), .string("teal")])],
+            metadata: RecordMetadata(changeTag: "t1"))
+        var palette = try RecordDecoder().decode(Palette.self, from: fetched)
+        palette.colors.removeFirst()
+        #expect(
+            try RecordEncoder().encode(palette, updating: fetched).fields["colors"]
+                == .list([.string("red"), .string("teal")]))
+    }
+
+    @Test("A list the model reads as another kind of number is sent as the model writes it, of one type")
+    func listOfAnotherNumberKind() throws {
+        struct Readings: Codable {
+            var id: String
+            var values: [Double]
+        }
+        let fetched = Record(
+            recordType: "Readings", recordName: "R1", fields: ["values": .list([.int64(1), .int64(2)])],
+            metadata: RecordMetadata(changeTag: "t1"))
+        var readings = try RecordDecoder().decode(Readings.self, from: fetched)
+        readings.values.append(2.5)
+        let update = try RecordEncoder().encode(readings, updating: fetched)
+        #expect(update.fields["values"] == .list([.double(1), .double(2), .double(2.5)]))
+    }
+
     struct ExpectedList: Error {}
 
     @Test("A list element newer than the model stays as the server has it when another element changes")
@@ -177,10 +228,11 @@ struct SaveCycleTests {
         let update = try RecordEncoder().encode(palette, updating: fetched)
         #expect(update.fields["colors"] == .list([.string("lavender"), .string("teal"), .string("blue")]))
         // A fallback the user added is sent as written: no value of the server's is left for it.
-        palette.colors.append(.unknown)
-        let more = try RecordEncoder().encode(palette, updating: fetched)
+        var added = try RecordDecoder().decode(Palette.self, from: fetched)
+        added.colors.append(.unknown)
+        let more = try RecordEncoder().encode(added, updating: fetched)
         #expect(
-            more.fields["colors"] == .list([.string("lavender"), .string("teal"), .string("blue"), .string("unknown")]))
+            more.fields["colors"] == .list([.string("red"), .string("lavender"), .string("teal"), .string("unknown")]))
     }
 
     @Test("A record the server reports as deleted is not something to update")
@@ -496,6 +548,27 @@ struct SaveCycleTests {
         #expect(records[2].metadata?.changeTag == "g1")
         let request = RecordsModifyRequest(savingRecords: records)
         #expect(request.operations.map(\.operationType) == [.update, .update, .update])
+    }
+
+    @Test("A linked record the server reports as deleted is not something to update either")
+    func deletedLinkedOriginal() throws {
+        var originals = try RecordEncoder().encodeGraph(
+            Post(id: "P1", title: "T", author: Author(id: "A1", name: "Ada"), editor: nil))
+        for index in originals.indices { originals[index].metadata = RecordMetadata(changeTag: "t\(index)") }
+        var post = try RecordDecoder().decode(Post.self, from: originals[0], linkedRecords: originals)
+        post.editor = Author(id: "A2", name: "Grace")
+        var deleted = Record(recordType: "Author", recordName: "A2")
+        deleted.metadata = RecordMetadata(changeTag: "g9", deleted: true)
+        let error = expectEncodingError(at: "") {
+            _ = try RecordEncoder().encodeGraph(
+                post, updating: originals[0], linkedOriginals: originals.dropFirst() + [deleted])
+        }
+        #expect(error?.context?.debugDescription.contains("'A2' was deleted on the server") == true)
+        // Left out, it is created anew.
+        let records = try RecordEncoder().encodeGraph(
+            post, updating: originals[0], linkedOriginals: originals.dropFirst())
+        #expect(
+            RecordsModifyRequest(savingRecords: records).operations.map(\.operationType) == [.update, .update, .create])
     }
 
     struct Draft: Codable, Equatable {

@@ -542,6 +542,48 @@ struct SyncTests {
         #expect(request.operations.first?.record.metadata?.changeTag == "c1")
     }
 
+    @Test("A record made here goes with the records of its zone, to the owner they name")
+    func newRecordJoinsItsZonesOwner() throws {
+        let store = try RecordStore.inMemory()
+        var fetched = noteRecord("S1")
+        fetched.metadata = RecordMetadata(changeTag: "t", zoneID: Self.sharedZone(of: "_alice"))
+        try store.applyFetched([.success(fetched)])
+        fetched["title"] = .string("Edited")
+        try store.save(fetched)
+        try store.save(noteRecord("S2"), inZone: "Shared")
+        // In the user's own zone, fetched records name the user as the owner; new ones name none.
+        var own = noteRecord("N1", zone: "Notes")
+        own.metadata = RecordMetadata(changeTag: "t", zoneID: RecordZoneID(zoneName: "Notes", ownerRecordName: "_me"))
+        try store.applyFetched([.success(own)])
+        own["title"] = .string("Edited")
+        try store.save(own)
+        try store.save(noteRecord("N2"), inZone: "Notes")
+
+        let requests = try store.modifyRequests()
+        #expect(
+            requests.map(\.zoneID) == [
+                RecordZoneID(zoneName: "Notes", ownerRecordName: "_me"), Self.sharedZone(of: "_alice"),
+            ])
+        #expect(requests.map { Set($0.operations.map(\.record.recordName)) } == [["N1", "N2"], ["S1", "S2"]])
+    }
+
+    @Test("A lookup applied by zone name keeps the owner the store knew for the record")
+    func lookupByNameKeepsOwner() throws {
+        let store = try RecordStore.inMemory()
+        var fetched = noteRecord("S1", title: "Old")
+        fetched.metadata = RecordMetadata(changeTag: "c1", zoneID: Self.sharedZone(of: "_alice"))
+        try store.applyFetched([.success(fetched)])
+        var newer = noteRecord("S1", title: "Theirs")
+        newer.metadata = RecordMetadata(changeTag: "c2")
+        try store.applyFetched(RecordsLookupResponse(records: [.success(newer)]), zone: "Shared")
+        var record = try #require(try store.record(for: noteKey("S1", zone: "Shared")))
+        #expect(record.metadata?.zoneID == Self.sharedZone(of: "_alice"))
+        #expect(record.metadata?.changeTag == "c2")
+        record["title"] = .string("Mine")
+        try store.save(record)
+        #expect(try store.modifyRequests().map(\.zoneID) == [Self.sharedZone(of: "_alice")])
+    }
+
     @Test("Records of two owners' zones of one name go in two requests, each to its owner's zone")
     func zonesOfTwoOwners() throws {
         let store = try RecordStore.inMemory()
@@ -552,9 +594,14 @@ struct SyncTests {
             record["title"] = .string("Edited")
             try store.save(record)
         }
+        // Named by neither owner: the user's own zone of that name.
+        try store.save(noteRecord("C"), inZone: "Shared")
         let requests = try store.modifyRequests()
-        #expect(requests.map(\.zoneID) == [Self.sharedZone(of: "_alice"), Self.sharedZone(of: "_bob")])
-        #expect(requests.map { $0.operations.map(\.record.recordName) } == [["A"], ["B"]])
+        #expect(
+            requests.map(\.zoneID) == [
+                RecordZoneID(zoneName: "Shared"), Self.sharedZone(of: "_alice"), Self.sharedZone(of: "_bob"),
+            ])
+        #expect(requests.map { $0.operations.map(\.record.recordName) } == [["C"], ["A"], ["B"]])
 
         let conflicts = requests.map { request in
             RecordsModifyResponse(
@@ -564,8 +611,8 @@ struct SyncTests {
         }
         for (request, response) in zip(requests, conflicts) { try store.apply(response, for: request) }
         let lookups = try store.conflictLookupRequests()
-        #expect(lookups.map(\.zoneID) == [Self.sharedZone(of: "_alice"), Self.sharedZone(of: "_bob")])
-        #expect(lookups.map(\.recordNames) == [["A"], ["B"]])
+        #expect(lookups.map(\.zoneID) == requests.map(\.zoneID))
+        #expect(lookups.map(\.recordNames) == [["C"], ["A"], ["B"]])
     }
 
     @Test("A changes page given its zone by name keeps the owner its own zone ID names")

@@ -122,16 +122,19 @@ extension RecordEncoder {
             // original of its name, if it has one.
             if index == 0, let baseline = baselines.first {
                 records.append(try update(record, of: original, baseline: baseline))
-            } else if let original = originalOfLink(record),
-                let baseline = baselineByLink[GraphDecoding.Link(of: record)]
-            {
-                records.append(try update(record, of: original, baseline: baseline))
-            } else if let original = originalOfLink(record), original.metadata?.changeTag != nil {
-                // Newly linked, but the server has it: an update of every field the model writes,
-                // with the original's change tag, since a create of it would be refused.
-                var whole = record
-                whole.metadata = original.metadata
-                records.append(whole)
+            } else if let original = originalOfLink(record) {
+                try refuseDeletion(original, "Leave it out of linkedOriginals to create it anew.")
+                if let baseline = baselineByLink[GraphDecoding.Link(of: record)] {
+                    records.append(try update(record, of: original, baseline: baseline))
+                } else if original.metadata?.changeTag != nil {
+                    // Newly linked, but the server has it: an update of every field the model
+                    // writes, with the original's change tag, since a create of it would be refused.
+                    var whole = record
+                    whole.metadata = original.metadata
+                    records.append(whole)
+                } else {
+                    records.append(record)
+                }
             } else {
                 records.append(record)
             }
@@ -148,12 +151,7 @@ extension RecordEncoder {
                 "The original record '\(original.recordName)' has no change tag: the server has not saved it, "
                     + "so there is nothing to update. Encode the model whole with encode(_:) to create it.")
         }
-        guard original.metadata?.deleted != true else {
-            throw EncodingError.invalid(
-                original, at: [] as [any CodingKey],
-                "The original record '\(original.recordName)' was deleted on the server, so there is nothing to "
-                    + "update. Encode the model whole with encode(_:) to create it anew.")
-        }
+        try refuseDeletion(original, "Encode the model whole with encode(_:) to create it anew.")
         do {
             return try matchingDecoder.decode(type, from: original, in: graph)
         } catch {
@@ -163,6 +161,16 @@ extension RecordEncoder {
                     + "told: \(error)",
                 underlyingError: error)
         }
+    }
+
+    /// Throws when `original` is the server's report of its record's deletion: an update of it
+    /// would be answered `NOT_FOUND`. `advice` says what to do instead.
+    private func refuseDeletion(_ original: Record, _ advice: String) throws {
+        guard original.metadata?.deleted == true else { return }
+        throw EncodingError.invalid(
+            original, at: [] as [any CodingKey],
+            "The original record '\(original.recordName)' was deleted on the server, so there is nothing to "
+                + "update. \(advice)")
     }
 
     /// A decoder with this encoder's identifier key and user info, that finds each key's field
@@ -253,50 +261,33 @@ struct RecordUpdate {
     /// server has it.
     ///
     /// A model reads some values as less than they are: an enum value newer than the model as
-    /// its fallback case, a server asset as the `URL` to download it from. Each list element the
-    /// edit left as the model read it — the same value as one of the baseline's, each of those
-    /// taken once, in order — is sent as the original's element in that place, so an edit of
-    /// one element loses none of the others. Only a list that the model read as less than the
-    /// server's is rewritten; any other is sent as the model wrote it.
+    /// its fallback case, a server asset as the `URL` to download it from. In a list that the
+    /// model read as less than the server's, each element the edit left as the model read it is
+    /// sent as the server's element in its place (see `KeptListElements`), so an edit of one
+    /// element loses none of the others. Any other value is sent as the model wrote it.
     ///
-    /// - Throws: `EncodingError.invalidValue` at the field when the value would replace a server
-    ///   asset with a web address: the model wrote text where the server keeps an asset, which
-    ///   the server refuses.
+    /// - Throws: `EncodingError.invalidValue` at the field when the value would put a web address
+    ///   where the server keeps assets, which the server refuses.
     private func serverForm(of value: RecordValue, inField name: String, of model: Any) throws -> RecordValue {
-        guard let stored = original.fields[name], let written = baseline.fields[name] else { return value }
         var value = value
-        if case .list(let elements) = value, case .list(let storedElements) = stored,
-            case .list(let writtenElements) = written, storedElements.count == writtenElements.count,
-            zip(storedElements, writtenElements).contains(where: { !$0.isSameOnTheWire(as: $1) })
+        if case .list(let elements) = value, case .list(let stored)? = original.fields[name],
+            case .list(let written)? = baseline.fields[name], stored.count == written.count,
+            zip(stored, written).contains(where: { !$0.isSameOnTheWire(as: $1) })
         {
-            // Where each value the model read stands in the original, first place first.
-            var places: [RecordValue: [Int]] = [:]
-            for (place, element) in writtenElements.enumerated().reversed() {
-                places[element, default: []].append(place)
-            }
-            value = .list(elements.map { element in places[element]?.popLast().map { storedElements[$0] } ?? element })
+            let kept = KeptListElements(written: written, stored: stored).list(keptFrom: elements)
+            // Only a list of one type can be sent: a model that reads the server's numbers as
+            // another kind of number sends its own.
+            if Set(kept.map(\.typeName)).count <= 1 { value = .list(kept) }
         }
-        try refuseTextOverAsset(value, inField: name, stored: stored, of: model)
+        try refuseTextOverAssets(value, inField: name, of: model)
         return value
     }
 
-    /// Throws when `value` puts text where the original's field `name` holds an asset.
-    private func refuseTextOverAsset(_ value: RecordValue, inField name: String, stored: RecordValue, of model: Any)
-        throws
-    {
-        func isText(_ value: RecordValue) -> Bool {
-            if case .string = value { return true }
-            return false
-        }
-        let replacesAsset: Bool
-        switch (stored, value) {
-        case (.asset, let value): replacesAsset = isText(value)
-        case (.list(let storedElements), .list(let elements)):
-            replacesAsset =
-                storedElements.allSatisfy(\.isAsset) && !storedElements.isEmpty && elements.contains(where: isText)
-        default: replacesAsset = false
-        }
-        guard replacesAsset else { return }
+    /// Throws when `value` puts text where the original's field `name` holds assets.
+    private func refuseTextOverAssets(_ value: RecordValue, inField name: String, of model: Any) throws {
+        guard original.typeName(ofField: name)?.hasPrefix("ASSETID") == true else { return }
+        let elements: [RecordValue] = if case .list(let elements) = value { elements } else { [value] }
+        guard elements.contains(where: { if case .string = $0 { true } else { false } }) else { return }
         throw EncodingError.invalid(
             model, at: [AnyCodingKey(stringValue: name)],
             "Field '\(name)' holds assets on the server, and the edit writes a web address there, which cannot "
@@ -331,12 +322,6 @@ struct RecordUpdate {
 }
 
 extension RecordValue {
-    /// Whether the value is an asset.
-    fileprivate var isAsset: Bool {
-        if case .asset = self { return true }
-        return false
-    }
-
     /// Whether the two values are the same once written to CloudKit: dates to the millisecond,
     /// the server's precision, and doubles with their sign (`-0.0` is written apart from `0.0`).
     func isSameOnTheWire(as other: RecordValue) -> Bool {
@@ -389,5 +374,54 @@ extension RecordLocation {
             && same(speed, other.speed, as: RecordValue.double)
             && same(course, other.course, as: RecordValue.double)
             && same(timestamp, other.timestamp, as: RecordValue.date)
+    }
+}
+
+/// Matches the elements of an edited list with those of the list the model wrote for the
+/// server's, so that each element the edit left as the model read it is sent as the server has it.
+///
+/// The model wrote `written[i]` for the server's `stored[i]`. An element of the edited list
+/// equal to one of `written` stands for the server's element in that place. Elements are matched
+/// in order: the edited list's common start with `written`, then its common end, then each
+/// element between to the first place not yet matched that holds an equal value — so one element
+/// removed, added or changed anywhere leaves every other matched with its own place. An element
+/// left over, equal to a place already taken, stands for that place's server element only when
+/// the model wrote that element as another type (a server asset read as its `URL`, so a photo
+/// listed twice is the same asset twice); otherwise it is what the user chose (a fallback case
+/// added to the list), and is sent as written.
+struct KeptListElements {
+    /// What the model wrote for each of the server's elements.
+    let written: [RecordValue]
+    /// The server's elements.
+    let stored: [RecordValue]
+
+    /// `elements`, each matched element replaced with the server's.
+    func list(keptFrom elements: [RecordValue]) -> [RecordValue] {
+        var kept = elements
+        var start = 0
+        while start < elements.count, start < written.count, elements[start] == written[start] {
+            kept[start] = stored[start]
+            start += 1
+        }
+        var end = elements.count
+        var writtenEnd = written.count
+        while end > start, writtenEnd > start, elements[end - 1] == written[writtenEnd - 1] {
+            end -= 1
+            writtenEnd -= 1
+            kept[end] = stored[writtenEnd]
+        }
+        // The places between, by value, first place last, so that popLast takes the first.
+        var openPlaces: [RecordValue: [Int]] = [:]
+        for place in (start..<writtenEnd).reversed() { openPlaces[written[place], default: []].append(place) }
+        var firstPlaces: [RecordValue: Int] = [:]
+        for place in written.indices.reversed() { firstPlaces[written[place]] = place }
+        for index in start..<end {
+            if let place = openPlaces[elements[index]]?.popLast() {
+                kept[index] = stored[place]
+            } else if let place = firstPlaces[elements[index]], stored[place].typeName != written[place].typeName {
+                kept[index] = stored[place]
+            }
+        }
+        return kept
     }
 }

@@ -48,14 +48,15 @@ extension RecordStore {
     /// whose asset the server has not received fails to encode.
     ///
     /// - Parameter maximumOperations: The most operations a request holds: CloudKit takes 200.
+    /// Each request goes to the zone its records name, owner included: see "Zones shared with the
+    /// user" in <doc:TheSyncCycle>.
+    ///
     /// - Returns: The requests, by zone; none when nothing is owed.
     public func modifyRequests(maximumOperations: Int = 200) throws -> [RecordsModifyRequest] {
         try withEngine { engine in
             var sent: [(key: RecordKey, version: SentVersion)] = []
             let requests = try commitBatch(on: engine) { batch in
-                // By the zone's whole ID, as the records know it: two owners' zones of one name
-                // (shared with the user by two people) are two zones to the server.
-                var operationsByZone: [RecordZoneID: [RecordOperation]] = [:]
+                var operations = ZoneGroups<RecordOperation>()
                 let owed = batch.keys { _, state in [.pending, .sent, .deletedLocally].contains(state.status) }
                 // CloudKit names a record by zone and name: of records of two types that share
                 // both, one is sent at a time, the next once the first one's response is applied.
@@ -66,7 +67,7 @@ extension RecordStore {
                     case .unchanged(let synced):
                         batch.stage(synced)
                     case .operation(let operation, let zoneID):
-                        operationsByZone[Self.zoneID(key.zone, knownAs: zoneID), default: []].append(operation)
+                        operations.add(operation, toZone: key.zone, knownAs: zoneID)
                         if !entry.state.mayBeOnServer {
                             // Written with the request: a delete after a reopen must still be sent.
                             entry.wasOffered = true
@@ -78,7 +79,7 @@ extension RecordStore {
                         }
                     }
                 }
-                return operationsByZone.sorted { Self.zoneOrder($0.key, $1.key) }.flatMap { zoneID, operations in
+                return operations.groups.flatMap { zoneID, operations in
                     OutgoingChange.requests(of: operations, zoneID: zoneID, maximumOperations: maximumOperations)
                 }
             }
@@ -211,7 +212,7 @@ extension RecordStore {
                 let recordZone = zone ?? record.metadata?.zoneID?.zoneName ?? Self.defaultZone
                 if let zoneID, record.metadata?.zoneID == nil {
                     var metadata = record.metadata ?? RecordMetadata()
-                    metadata.zoneID = zoneID
+                    metadata.zoneID = try Self.zoneID(of: record, in: zoneID, as: batch)
                     record.metadata = metadata
                 }
                 if record.metadata?.deleted == true {
@@ -293,10 +294,20 @@ extension RecordStore {
         return RecordZoneID(zoneName: zone)
     }
 
-    /// The order of the requests the store builds: by zone name, then by owner, the user's first.
-    static func zoneOrder(_ first: RecordZoneID, _ second: RecordZoneID) -> Bool {
-        if first.zoneName != second.zoneName { return first.zoneName < second.zoneName }
-        return (first.ownerRecordName ?? "") < (second.ownerRecordName ?? "")
+    /// The zone ID to give a fetched `record` that names none, applied in `zoneID`: `zoneID`
+    /// itself when it names an owner, else the zone ID of that name the store's version of the
+    /// record knows, so that a lookup applied by zone name does not take away an owner known
+    /// before.
+    private static func zoneID(of record: Record, in zoneID: RecordZoneID, as batch: Batch) throws -> RecordZoneID {
+        guard zoneID.ownerRecordName == nil else { return zoneID }
+        let key = RecordKey(zone: zoneID.zoneName, recordType: record.recordType, recordName: record.recordName)
+        guard let entry = try batch.entry(for: key) else { return zoneID }
+        for version in [entry.server, entry.local] {
+            if let known = try version?.decoded(as: key).metadata?.zoneID, known.zoneName == zoneID.zoneName {
+                return known
+            }
+        }
+        return zoneID
     }
 
     /// The sync token kept for `zone`: where the last page of changes ended.
@@ -318,21 +329,23 @@ extension RecordStore {
 
     /// The `records/lookup` requests that fetch the server's version of each record in
     /// conflict whose version is not known yet: by zone, each asking for at most
-    /// `maximumRecords` names. Apply their responses with
-    /// ``applyFetched(_:zone:)-(RecordsLookupResponse,_)``.
+    /// `maximumRecords` names, each to the zone its records name (owner included). Apply each
+    /// response with ``applyFetched(_:for:)-(RecordsLookupResponse,_)``, given the request it
+    /// answers.
     ///
     /// - Parameter maximumRecords: The most records a request asks for: CloudKit takes 200.
     public func conflictLookupRequests(maximumRecords: Int = 200) throws -> [RecordsLookupRequest] {
         let unknown = try entries { _, slot in slot.status == .conflict }.filter { $0.server == nil }
         let size = max(maximumRecords, 1)
-        // By the zone's whole ID, as each record knows it: a zone shared with the user names its owner.
-        let byZone = try Dictionary(grouping: unknown) { entry in
-            Self.zoneID(entry.key.zone, knownAs: try entry.local.decoded(as: entry.key).metadata?.zoneID)
+        var lookups = ZoneGroups<String>()
+        for entry in unknown {
+            let zoneID = try entry.local.decoded(as: entry.key).metadata?.zoneID
+            lookups.add(entry.key.recordName, toZone: entry.key.zone, knownAs: zoneID)
         }
-        return byZone.sorted { Self.zoneOrder($0.key, $1.key) }.flatMap { zoneID, entries in
+        return lookups.groups.flatMap { zoneID, names in
             // Records of two types may share a name, which the server knows as one record.
             var seen: Set<String> = []
-            let names = entries.map(\.key.recordName).filter { seen.insert($0).inserted }
+            let names = names.filter { seen.insert($0).inserted }
             return stride(from: 0, to: names.count, by: size).map { start in
                 RecordsLookupRequest(recordNames: Array(names[start..<min(start + size, names.count)]), zoneID: zoneID)
             }
