@@ -18,8 +18,12 @@ struct Photo: Codable, Equatable {
     var takenAt: RecordLocation
 }
 
-let folder = FileManager.default.temporaryDirectory.appendingPathComponent("assets-and-references-example")
+// A folder of this run's own, removed at the end: files left by an earlier run, or written by one
+// running at the same time, would be counted below.
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "assets-and-references-example-\(UUID().uuidString)")
 try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
 let imageFile = folder.appendingPathComponent("sunset.jpg")
 try? Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: imageFile)
 
