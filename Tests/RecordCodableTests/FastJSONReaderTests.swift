@@ -100,7 +100,10 @@ struct FastJSONReaderTests {
             """#.utf8)
         #expect(readsFast(json))
         let outcome = expectSameOutcome(Record.self, from: json)
-        guard case .value(let record) = outcome else { return }
+        guard case .value(let record) = outcome else {
+            Issue.record("Neither path read the document: \(outcome)")
+            return
+        }
         #expect(record["title"] == .string("Hello \"world\" / é 😀"))
         #expect(record["where"] == .location(RecordLocation(latitude: 45, longitude: -93)))
         #expect(record.encryptedFields == ["secret"])
@@ -319,7 +322,10 @@ struct FastJSONReaderTests {
             """#.utf8)
         #expect(readsFast(page))
         let outcome = expectSameOutcome(RecordsQueryResponse.self, from: page)
-        guard case .value(let response) = outcome else { return }
+        guard case .value(let response) = outcome else {
+            Issue.record("Neither path read the document: \(outcome)")
+            return
+        }
         #expect(response.records.map(\.recordName) == ["a", "b", "c", "d"])
         #expect(
             response.records.compactMap(\.unreadable).map(\.error.fullPath) == [
@@ -346,7 +352,10 @@ struct FastJSONReaderTests {
         }
         let page = Data(#"{"syncToken":"s","records":[\#(entries.joined(separator: ","))]}"#.utf8)
         let outcome = expectSameOutcome(RecordsQueryResponse.self, from: page)
-        guard case .value(let response) = outcome else { return }
+        guard case .value(let response) = outcome else {
+            Issue.record("Neither path read the document: \(outcome)")
+            return
+        }
         let expected = (0..<600).map { index in
             switch index % 4 {
             case 0: "records.Index \(index).fields.x.type"
