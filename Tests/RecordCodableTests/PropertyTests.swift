@@ -80,9 +80,13 @@ struct PropertyTests {
         var random = RandomSource(seed: Self.seed &+ 4)
         var encoder = RecordEncoder()
         encoder.maximumRecordSize = .max
+        // Sorted keys: the JSON that the seed's mutations cut into is the same in every run, whatever
+        // order this process's hashing gives the record's fields.
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = .sortedKeys
         for iteration in 0..<1_500 {
             let record = try encoder.encode(Everything.random(using: &random, forWire: true))
-            var json = Array(try JSONEncoder().encode(record))
+            var json = Array(try sorted.encode(record))
             for _ in 0...random.int(in: 0...3) where !json.isEmpty {
                 let index = random.int(in: 0...(json.count - 1))
                 switch random.int(in: 0...3) {
