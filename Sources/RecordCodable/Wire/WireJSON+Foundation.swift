@@ -9,6 +9,9 @@ import Foundation
 /// expects: its values and its errors are the ones both routes give (see ``WireCoding``).
 extension WireJSON: Codable {
     init(from decoder: any Decoder) throws {
+        #if DEBUG
+            Self.readCount?.values += 1
+        #endif
         let container = try decoder.singleValueContainer()
         // Foundation's decoder offers no way to ask which kind a value is, so each kind is tried,
         // the likeliest first. A try of the wrong kind fails at once, at this value's own path.

@@ -32,6 +32,17 @@ enum WireJSON: Hashable, Sendable {
     /// JSON decoder takes longer for each kind tried the deeper a value is, so that a small body
     /// nested thousands deep would take minutes to read.
     static let maximumNesting = 16
+
+    /// Counts the values that the generic route (`init(from:)`) reads, in debug builds only, for
+    /// the tests that each value is read once and that JSON nested too deep is refused at once: a
+    /// count that a busy machine cannot change, where a time limit could fail.
+    final class ReadCount: @unchecked Sendable {
+        // Unchecked: a count is made and read by one task, whose decoding runs on it alone.
+        var values = 0
+    }
+
+    /// The count that reads in this task add to, if any; read in debug builds only.
+    @TaskLocal static var readCount: ReadCount?
 }
 
 extension [WireJSON] {
