@@ -179,14 +179,7 @@ struct SaveCycleTests {
 
     @Test("Of two values the model read alike, the one whose element was removed is the one that goes")
     func removedAmongFallbacks() throws {
-        struct Palette: Codable {
-            var id: String
-            var colors: [Color]
-        }
-        let fetched = Record(
-            recordType: "Palette", recordName: "P1",
-            fields: ["colors": .list([.string("lavender"), .string("red"), .string("teal")])],
-            metadata: RecordMetadata(changeTag: "t1"))
+        let fetched = Self.fetchedPalette(["lavender", "red", "teal"])
         var palette = try RecordDecoder().decode(Palette.self, from: fetched)
         palette.colors.removeFirst()
         #expect(
@@ -211,16 +204,21 @@ struct SaveCycleTests {
 
     struct ExpectedList: Error {}
 
+    struct Palette: Codable {
+        var id: String
+        var colors: [Color]
+    }
+
+    /// A palette's record as the server sends it, with `colors` some of which the model does not know.
+    static func fetchedPalette(_ colors: [String]) -> Record {
+        Record(
+            recordType: "Palette", recordName: "P1", fields: ["colors": .list(colors.map(RecordValue.string))],
+            metadata: RecordMetadata(changeTag: "t1"))
+    }
+
     @Test("A list element newer than the model stays as the server has it when another element changes")
     func newerEnumValueInList() throws {
-        struct Palette: Codable {
-            var id: String
-            var colors: [Color]
-        }
-        let fetched = Record(
-            recordType: "Palette", recordName: "P1",
-            fields: ["colors": .list([.string("red"), .string("lavender"), .string("teal")])],
-            metadata: RecordMetadata(changeTag: "t1"))
+        let fetched = Self.fetchedPalette(["red", "lavender", "teal"])
         var palette = try RecordDecoder().decode(Palette.self, from: fetched)
         #expect(palette.colors == [.red, .unknown, .unknown])
         palette.colors.removeFirst()
@@ -511,11 +509,17 @@ struct SaveCycleTests {
         var editor: Author?
     }
 
-    @Test("Each linked record is updated against its own original; a newly linked model is created")
-    func graphUpdates() throws {
+    /// A post by Ada and her author record as the server sends them, with change tags t0 and t1.
+    static func fetchedPost() throws -> [Record] {
         var originals = try RecordEncoder().encodeGraph(
             Post(id: "P1", title: "T", author: Author(id: "A1", name: "Ada"), editor: nil))
         for index in originals.indices { originals[index].metadata = RecordMetadata(changeTag: "t\(index)") }
+        return originals
+    }
+
+    @Test("Each linked record is updated against its own original; a newly linked model is created")
+    func graphUpdates() throws {
+        let originals = try Self.fetchedPost()
         var post = try RecordDecoder().decode(Post.self, from: originals[0], linkedRecords: originals)
         post.author.name = "Ada L."
         post.editor = Author(id: "A2", name: "Grace")
@@ -534,11 +538,9 @@ struct SaveCycleTests {
 
     @Test("A model newly linked that the server has already is an update of its fields, with its change tag")
     func newLinkToAFetchedModel() throws {
-        var originals = try RecordEncoder().encodeGraph(
-            Post(id: "P1", title: "T", author: Author(id: "A1", name: "Ada"), editor: nil))
+        let originals = try Self.fetchedPost()
         var grace = try RecordEncoder().encode(Author(id: "A2", name: "Grace"))
         grace.metadata = RecordMetadata(changeTag: "g1")
-        for index in originals.indices { originals[index].metadata = RecordMetadata(changeTag: "t\(index)") }
         var post = try RecordDecoder().decode(Post.self, from: originals[0], linkedRecords: originals)
         post.editor = try RecordDecoder().decode(Author.self, from: grace)
         let records = try RecordEncoder().encodeGraph(
@@ -552,9 +554,7 @@ struct SaveCycleTests {
 
     @Test("A linked record the server reports as deleted is not something to update either")
     func deletedLinkedOriginal() throws {
-        var originals = try RecordEncoder().encodeGraph(
-            Post(id: "P1", title: "T", author: Author(id: "A1", name: "Ada"), editor: nil))
-        for index in originals.indices { originals[index].metadata = RecordMetadata(changeTag: "t\(index)") }
+        let originals = try Self.fetchedPost()
         var post = try RecordDecoder().decode(Post.self, from: originals[0], linkedRecords: originals)
         post.editor = Author(id: "A2", name: "Grace")
         var deleted = Record(recordType: "Author", recordName: "A2")

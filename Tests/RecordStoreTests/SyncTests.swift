@@ -542,21 +542,22 @@ struct SyncTests {
         #expect(request.operations.first?.record.metadata?.changeTag == "c1")
     }
 
+    /// Applies the note `name` as fetched from the zone `zoneID`, then saves an edit of it.
+    func fetchAndEdit(_ name: String, in zoneID: RecordZoneID, into store: RecordStore) throws {
+        var record = noteRecord(name)
+        record.metadata = RecordMetadata(changeTag: "t", zoneID: zoneID)
+        try store.applyFetched([.success(record)])
+        record["title"] = .string("Edited")
+        try store.save(record)
+    }
+
     @Test("A record made here goes with the records of its zone, to the owner they name")
     func newRecordJoinsItsZonesOwner() throws {
         let store = try RecordStore.inMemory()
-        var fetched = noteRecord("S1")
-        fetched.metadata = RecordMetadata(changeTag: "t", zoneID: Self.sharedZone(of: "_alice"))
-        try store.applyFetched([.success(fetched)])
-        fetched["title"] = .string("Edited")
-        try store.save(fetched)
+        try fetchAndEdit("S1", in: Self.sharedZone(of: "_alice"), into: store)
         try store.save(noteRecord("S2"), inZone: "Shared")
         // In the user's own zone, fetched records name the user as the owner; new ones name none.
-        var own = noteRecord("N1", zone: "Notes")
-        own.metadata = RecordMetadata(changeTag: "t", zoneID: RecordZoneID(zoneName: "Notes", ownerRecordName: "_me"))
-        try store.applyFetched([.success(own)])
-        own["title"] = .string("Edited")
-        try store.save(own)
+        try fetchAndEdit("N1", in: RecordZoneID(zoneName: "Notes", ownerRecordName: "_me"), into: store)
         try store.save(noteRecord("N2"), inZone: "Notes")
 
         let requests = try store.modifyRequests()
@@ -588,11 +589,7 @@ struct SyncTests {
     func zonesOfTwoOwners() throws {
         let store = try RecordStore.inMemory()
         for (name, owner) in [("A", "_alice"), ("B", "_bob")] {
-            var record = noteRecord(name)
-            record.metadata = RecordMetadata(changeTag: "t", zoneID: Self.sharedZone(of: owner))
-            try store.applyFetched([.success(record)])
-            record["title"] = .string("Edited")
-            try store.save(record)
+            try fetchAndEdit(name, in: Self.sharedZone(of: owner), into: store)
         }
         // Named by neither owner: the user's own zone of that name.
         try store.save(noteRecord("C"), inZone: "Shared")
