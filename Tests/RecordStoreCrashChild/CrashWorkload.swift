@@ -1,7 +1,7 @@
 import Foundation
 import RecordCodable
 
-@testable import RecordStoreKit
+import RecordStoreKit
 
 /// The writes that the crash tests interrupt: commit after commit of a few records, each commit
 /// all-or-nothing, whose expected contents are known for any number of commits.

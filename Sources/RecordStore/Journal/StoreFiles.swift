@@ -83,7 +83,7 @@ protocol StoreDirectory: AnyObject {
 /// of a write.
 ///
 /// The store's ``RecordStore/Options`` carry one; only tests set it.
-final class StoreFaults: @unchecked Sendable {
+package final class StoreFaults: @unchecked Sendable {
     private let lock = NSLock()
     /// Only touched with `lock` held.
     private var failure: (code: Int32, afterBytes: Int)?
@@ -91,7 +91,7 @@ final class StoreFaults: @unchecked Sendable {
     private var pause: UInt32 = 0
     private var failingCalls: [Call: (code: Int32, times: Int)] = [:]
 
-    init() {}
+    package init() {}
 
     /// A file call other than a write that can be made to fail.
     enum Call: Hashable {
@@ -125,7 +125,7 @@ final class StoreFaults: @unchecked Sendable {
     /// Splits every write into parts of `bytes`, written one after another with a pause of
     /// `microseconds` between them — a slow disk — so that a process killed in a write is
     /// likely to leave a part of a frame behind.
-    func splitWrites(into bytes: Int?, pausing microseconds: UInt32 = 0) {
+    package func splitWrites(into bytes: Int?, pausing microseconds: UInt32 = 0) {
         lock.locked {
             chunk = bytes.map { max(1, $0) }
             pause = microseconds

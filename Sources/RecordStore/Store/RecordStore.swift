@@ -98,7 +98,7 @@ public final class RecordStore: @unchecked Sendable {
         public var compactionThreshold = 4 << 20
 
         /// Failures to inject into writes, for tests.
-        var faults: StoreFaults?
+        package var faults: StoreFaults?
 
         /// The default options: no cipher, the default coders.
         public init() {}
