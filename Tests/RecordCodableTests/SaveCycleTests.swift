@@ -154,7 +154,11 @@ struct SaveCycleTests {
         #expect(update.fields["photos"] == .list([assets[2], assets[0]]))
         #expect(try json(RecordOperation(saving: update)).contains(#""type":"ASSETID_LIST""#))
 
-        album.photos.append(try #require(URL(string: "https://example.com/new.png")))
+        var withWebAddress = album
+        withWebAddress.photos.append(try #require(URL(string: "https://example.com/new.png")))
+        expectEncodingError(at: "photos") { _ = try RecordEncoder().encode(withWebAddress, updating: fetched) }
+        // Web addresses and a file make no list of one type: JSON, which is no asset either.
+        album.photos.append(URL(fileURLWithPath: "/tmp/new.png"))
         expectEncodingError(at: "photos") { _ = try RecordEncoder().encode(album, updating: fetched) }
     }
 

@@ -53,8 +53,8 @@ extension RecordEncoder {
     ///   whole) or is the server's report of its deletion (`deleted`; encode the model whole to
     ///   create it anew), when the model cannot read `original` (its `DecodingError` is the underlying
     ///   error), when the model's identifier names another record; at the field, when it writes no
-    ///   link where the original links to a record it was not given (see above), or a web address
-    ///   where the original holds assets (which the server refuses).
+    ///   link where the original links to a record it was not given (see above), or anything but
+    ///   assets where the original holds assets, such as a web address (which the server refuses).
     public func encode<T: Codable>(_ value: T, updating original: Record) throws -> Record {
         let edited = try encode(value)
         let graph = GraphDecoding(records: [] as [Record])
@@ -266,8 +266,8 @@ struct RecordUpdate {
     /// sent as the server's element in its place (see `KeptListElements`), so an edit of one
     /// element loses none of the others. Any other value is sent as the model wrote it.
     ///
-    /// - Throws: `EncodingError.invalidValue` at the field when the value would put a web address
-    ///   where the server keeps assets, which the server refuses.
+    /// - Throws: `EncodingError.invalidValue` at the field when the value would put anything but
+    ///   assets where the server keeps assets, which the server refuses.
     private func serverForm(of value: RecordValue, inField name: String, of model: Any) throws -> RecordValue {
         var value = value
         if case .list(let elements) = value, case .list(let stored)? = original.fields[name],
@@ -279,20 +279,22 @@ struct RecordUpdate {
             // another kind of number sends its own.
             if Set(kept.map(\.typeName)).count <= 1 { value = .list(kept) }
         }
-        try refuseTextOverAssets(value, inField: name, of: model)
+        try refuseAllButAssets(value, inField: name, of: model)
         return value
     }
 
-    /// Throws when `value` puts text where the original's field `name` holds assets.
-    private func refuseTextOverAssets(_ value: RecordValue, inField name: String, of model: Any) throws {
+    /// Throws when `value` puts anything but assets where the original's field `name` holds
+    /// assets: a web address, or a list of `URL`s that mixes web addresses with a new local file,
+    /// which the model writes as JSON.
+    private func refuseAllButAssets(_ value: RecordValue, inField name: String, of model: Any) throws {
         guard original.typeName(ofField: name)?.hasPrefix("ASSETID") == true else { return }
         let elements: [RecordValue] = if case .list(let elements) = value { elements } else { [value] }
-        guard elements.contains(where: { if case .string = $0 { true } else { false } }) else { return }
+        guard elements.contains(where: { if case .asset = $0 { false } else { true } }) else { return }
         throw EncodingError.invalid(
             model, at: [AnyCodingKey(stringValue: name)],
-            "Field '\(name)' holds assets on the server, and the edit writes a web address there, which cannot "
-                + "replace an asset: the server refuses text in an asset field. Keep the URL the model read, set a "
-                + "local file's URL for a new asset, or read the field as RecordAsset.")
+            "Field '\(name)' holds assets on the server, and the edit writes \(value.typeName) there, which the "
+                + "server refuses in an asset field: a web address cannot replace an asset. Keep the URLs the model "
+                + "read, set local files' URLs for new assets, or read the field as RecordAsset.")
     }
 
     /// Whether `value`, written in field `name`, keeps the original's link there that the
