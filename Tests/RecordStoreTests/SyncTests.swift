@@ -568,6 +568,39 @@ struct SyncTests {
         #expect(requests.map { Set($0.operations.map(\.record.recordName)) } == [["N1", "N2"], ["S1", "S2"]])
     }
 
+    @Test("A record made here goes to the owner the store knows for its zone, after a reopen too, and learns it")
+    func newRecordGoesToKnownOwner() throws {
+        try withStoreDirectory { directory in
+            do {
+                let store = try RecordStore(directory: directory)
+                var fetched = noteRecord("S1")
+                fetched.metadata = RecordMetadata(changeTag: "t", zoneID: Self.sharedZone(of: "_alice"))
+                try store.applyFetched([.success(fetched)])
+            }
+            let store = try RecordStore(directory: directory)
+            try store.save(noteRecord("S2"), inZone: "Shared")
+            let request = try #require(try store.modifyRequests().first)
+            #expect(request.zoneID == Self.sharedZone(of: "_alice"))
+            // The response names no zone; the saved record learns the request's.
+            var saved = noteRecord("S2")
+            saved.metadata = RecordMetadata(changeTag: "s2")
+            try store.apply(RecordsModifyResponse(records: [.success(saved)]), for: request)
+            let stored = try #require(try store.record(for: noteKey("S2", zone: "Shared")))
+            #expect(stored.metadata?.zoneID == Self.sharedZone(of: "_alice"))
+
+            try store.deleteRecord(for: noteKey("S2", zone: "Shared"))
+            try store.park(Note(id: "S3", title: "Parked"), inZone: "Shared")
+            let requests = try store.modifyRequests()
+            #expect(requests.map(\.zoneID) == [Self.sharedZone(of: "_alice")])
+            #expect(requests.first?.operations.map(\.operationType) == [.delete, .create])
+
+            // A conflict over the parked record is looked up in the same zone.
+            let conflict = RecordServerError(recordName: "S3", serverErrorCode: .conflict)
+            try store.apply(RecordsModifyResponse(records: [.failure(conflict)]), for: requests[0])
+            #expect(try store.conflictLookupRequests().map(\.zoneID) == [Self.sharedZone(of: "_alice")])
+        }
+    }
+
     @Test("A lookup applied by zone name keeps the owner the store knew for the record")
     func lookupByNameKeepsOwner() throws {
         let store = try RecordStore.inMemory()

@@ -21,6 +21,8 @@ final class StoreEngine {
     /// The records in requests whose responses are not applied yet, as the last request that
     /// carried each one sent it.
     var sent: [RecordKey: SentVersion] = [:]
+    /// What the store knows of each zone name's owner, learned since it opened.
+    var zoneOwners = ZoneOwners()
     /// The frame that commits are written into, kept from one commit to the next.
     private var frame = FrameBuilder()
 

@@ -79,7 +79,8 @@ extension RecordStore {
                         }
                     }
                 }
-                return operations.groups.flatMap { zoneID, operations in
+                return try operations.groups { try Self.knownOwner(ofZone: $0, in: engine) }.flatMap {
+                    zoneID, operations in
                     OutgoingChange.requests(of: operations, zoneID: zoneID, maximumOperations: maximumOperations)
                 }
             }
@@ -110,7 +111,7 @@ extension RecordStore {
     @discardableResult
     public func apply(_ response: RecordsModifyResponse, for request: RecordsModifyRequest) throws -> ModifyOutcome {
         try withEngine { engine in
-            try commitBatch(on: engine) { batch in
+            let outcome = try commitBatch(on: engine) { batch in
                 let zone = request.zoneID?.zoneName ?? Self.defaultZone
                 var results: [String: RecordResult] = [:]
                 for result in response.records {
@@ -136,7 +137,13 @@ extension RecordStore {
                         where operation.operationType.isDeleting || record.metadata?.deleted == true:
                             change = try ServerChanges.deleted(entry: entry)
                             if case .keep = change {} else { outcome.deleted.append(key) }
-                        case .success(let record):
+                        case .success(var record):
+                            // Modify responses name no zone: the record is in the request's.
+                            if record.metadata?.zoneID == nil, let zoneID = request.zoneID {
+                                var metadata = record.metadata ?? RecordMetadata()
+                                metadata.zoneID = zoneID
+                                record.metadata = metadata
+                            }
                             change = try ServerChanges.saved(record, by: operation.record, latest: latest, entry: entry)
                             // An answer to an update of a version the store no longer knows puts
                             // the record in conflict, for its server version to be looked up.
@@ -170,6 +177,8 @@ extension RecordStore {
                 }
                 return outcome
             }
+            if !outcome.saved.isEmpty, let zoneID = request.zoneID { engine.zoneOwners.learn([zoneID]) }
+            return outcome
         }
     }
 
@@ -199,36 +208,51 @@ extension RecordStore {
     /// the record the app reads back, edits and saves goes back to the zone it came from.
     func applyFetched(_ results: [RecordResult], zoneID: RecordZoneID?, syncToken: String?) throws {
         let zone = zoneID?.zoneName
-        try withBatch { batch in
-            for case .failure(let error) in results where error.serverErrorCode == .notFound {
-                // A lookup of a record in conflict that the server no longer has: it deleted it.
-                guard let name = error.recordName else { continue }
-                for key in batch.keys(named: name, recordType: "", inZone: zone ?? Self.defaultZone) {
-                    guard let existing = try batch.entry(for: key) else { continue }
-                    batch.apply(try ServerChanges.notFoundInLookup(existing: existing), to: key)
-                }
+        try withEngine { engine in
+            let zoneIDs = try commitBatch(on: engine) { batch in
+                try Self.applyFetched(results, zone: zone, zoneID: zoneID, syncToken: syncToken, to: &batch)
             }
-            for case .success(var record) in results {
-                let recordZone = zone ?? record.metadata?.zoneID?.zoneName ?? Self.defaultZone
-                if let zoneID, record.metadata?.zoneID == nil {
-                    var metadata = record.metadata ?? RecordMetadata()
-                    metadata.zoneID = try Self.zoneID(of: record, in: zoneID, as: batch)
-                    record.metadata = metadata
-                }
-                if record.metadata?.deleted == true {
-                    for key in batch.keys(named: record.recordName, recordType: record.recordType, inZone: recordZone) {
-                        guard let existing = try batch.entry(for: key) else { continue }
-                        batch.apply(try ServerChanges.deletedOnServer(record, existing: existing), to: key)
-                    }
-                } else if !record.recordName.isEmpty, !record.recordType.isEmpty {
-                    let key = RecordKey(zone: recordZone, recordType: record.recordType, recordName: record.recordName)
-                    let change = try ServerChanges.fetched(
-                        record, key: key, existing: batch.entry(for: key), sent: batch.engine.sent[key]?.version)
-                    batch.apply(change, to: key)
-                }
-            }
-            if let syncToken { batch.stageSyncToken(syncToken, forZone: zone ?? Self.defaultZone) }
+            engine.zoneOwners.learn(zoneIDs)
         }
+    }
+
+    /// Stages what ``applyFetched(_:zoneID:syncToken:)`` applies.
+    ///
+    /// - Returns: The zone IDs of the records applied, for the store to learn once committed.
+    private static func applyFetched(
+        _ results: [RecordResult], zone: String?, zoneID: RecordZoneID?, syncToken: String?, to batch: inout Batch
+    ) throws -> Set<RecordZoneID> {
+        var zoneIDs: Set<RecordZoneID> = []
+        for case .failure(let error) in results where error.serverErrorCode == .notFound {
+            // A lookup of a record in conflict that the server no longer has: it deleted it.
+            guard let name = error.recordName else { continue }
+            for key in batch.keys(named: name, recordType: "", inZone: zone ?? Self.defaultZone) {
+                guard let existing = try batch.entry(for: key) else { continue }
+                batch.apply(try ServerChanges.notFoundInLookup(existing: existing), to: key)
+            }
+        }
+        for case .success(var record) in results {
+            let recordZone = zone ?? record.metadata?.zoneID?.zoneName ?? Self.defaultZone
+            if let zoneID, record.metadata?.zoneID == nil {
+                var metadata = record.metadata ?? RecordMetadata()
+                metadata.zoneID = try Self.zoneID(of: record, in: zoneID, as: batch)
+                record.metadata = metadata
+            }
+            if record.metadata?.deleted == true {
+                for key in batch.keys(named: record.recordName, recordType: record.recordType, inZone: recordZone) {
+                    guard let existing = try batch.entry(for: key) else { continue }
+                    batch.apply(try ServerChanges.deletedOnServer(record, existing: existing), to: key)
+                }
+            } else if !record.recordName.isEmpty, !record.recordType.isEmpty {
+                let key = RecordKey(zone: recordZone, recordType: record.recordType, recordName: record.recordName)
+                let change = try ServerChanges.fetched(
+                    record, key: key, existing: batch.entry(for: key), sent: batch.engine.sent[key]?.version)
+                batch.apply(change, to: key)
+                if let recordZoneID = record.metadata?.zoneID { zoneIDs.insert(recordZoneID) }
+            }
+        }
+        if let syncToken { batch.stageSyncToken(syncToken, forZone: zone ?? Self.defaultZone) }
+        return zoneIDs
     }
 
     /// Applies a page of `records/changes`, and keeps its sync token for its zone: the next
@@ -294,6 +318,17 @@ extension RecordStore {
         return RecordZoneID(zoneName: zone)
     }
 
+    /// The owner the store knows for the zone named `zone`, from the zone IDs its records name
+    /// (see `ZoneOwners`): worked out from the stored records once per opening.
+    static func knownOwner(ofZone zone: String, in engine: StoreEngine) throws -> String? {
+        try engine.zoneOwners.owner(ofZone: zone) {
+            try engine.index.records { key, _ in key.zone == zone }.flatMap { key, slot in
+                let entry = try engine.entry(at: slot.location, status: slot.status)
+                return try [entry.local, entry.server].compactMap { try $0?.decoded(as: key).metadata?.zoneID }
+            }
+        }
+    }
+
     /// The zone ID to give a fetched `record` that names none, applied in `zoneID`: `zoneID`
     /// itself when it names an owner, else the zone ID of that name the store's version of the
     /// record knows, so that a lookup applied by zone name does not take away an owner known
@@ -342,7 +377,10 @@ extension RecordStore {
             let zoneID = try entry.local.decoded(as: entry.key).metadata?.zoneID
             lookups.add(entry.key.recordName, toZone: entry.key.zone, knownAs: zoneID)
         }
-        return lookups.groups.flatMap { zoneID, names in
+        let groups = try withEngine { engine in
+            try lookups.groups { try Self.knownOwner(ofZone: $0, in: engine) }
+        }
+        return groups.flatMap { zoneID, names in
             // Records of two types may share a name, which the server knows as one record.
             var seen: Set<String> = []
             let names = names.filter { seen.insert($0).inserted }

@@ -8,6 +8,8 @@ import RecordCodable
 /// - Within one name, things go to the one owner their records know, and those whose records know
 ///   none go with them: a record made here names no owner, and a fetched one names the user
 ///   even in the user's own zone.
+/// - When none of them knows an owner, they go to the owner the store knows for that name (see
+///   ``ZoneOwners``), if any.
 /// - When records of one name know two owners (zones that two people shared with the user), each
 ///   owner's go to that owner's zone, and those that know none to the user's own zone.
 /// - A zone ID of another name than the store's zone says nothing: the record was saved into
@@ -24,15 +26,74 @@ struct ZoneGroups<Thing> {
 
     /// The groups, by zone name and then by owner, the user's own zone first; each group's things
     /// in the order they were added.
-    var groups: [(zoneID: RecordZoneID, things: [Thing])] {
-        byName.sorted { $0.key < $1.key }.flatMap { name, added in
+    ///
+    /// - Parameter knownOwner: The owner the store knows for a zone name, asked for only for a
+    ///   name none of whose things knows one.
+    func groups(knownOwner: (String) throws -> String?) rethrows -> [(zoneID: RecordZoneID, things: [Thing])] {
+        try byName.sorted { $0.key < $1.key }.flatMap { name, added in
             let owners = Set(added.compactMap(\.owner))
             guard owners.count > 1 else {
-                return [(RecordZoneID(zoneName: name, ownerRecordName: owners.first), added.map(\.thing))]
+                let owner = try owners.first ?? knownOwner(name)
+                return [(RecordZoneID(zoneName: name, ownerRecordName: owner), added.map(\.thing))]
             }
             return Dictionary(grouping: added, by: \.owner).sorted { ($0.key ?? "") < ($1.key ?? "") }.map {
                 owner, added in (RecordZoneID(zoneName: name, ownerRecordName: owner), added.map(\.thing))
             }
+        }
+    }
+}
+
+/// What the store knows of the owner of each zone name, from the zone IDs its records name: for
+/// the records made here, which name none, so that they go to the zone their name stands for.
+///
+/// Owned by the store's engine, under its lock. A name is worked out from the stored records the
+/// first time it is asked for, once per opening; records applied since with a zone ID are folded
+/// in as their commits land (``learn(_:)``), so that the knowledge stays what the records say.
+struct ZoneOwners {
+    /// What the records of one zone name say of its owner.
+    enum Knowledge: Equatable {
+        /// No record names an owner: the user's own zone.
+        case none
+        /// Records name this owner, and no other.
+        case one(String)
+        /// Records name two owners or more: zones of one name that two people shared.
+        case several
+
+        /// The knowledge once a record naming `owner` is seen too.
+        func adding(_ owner: String?) -> Knowledge {
+            guard let owner else { return self }
+            switch self {
+            case .none: return .one(owner)
+            case .one(let known): return known == owner ? self : .several
+            case .several: return self
+            }
+        }
+
+        /// The owner a record that names none goes to.
+        var owner: String? {
+            if case .one(let owner) = self { return owner }
+            return nil
+        }
+    }
+
+    /// The names worked out so far.
+    private var known: [String: Knowledge] = [:]
+
+    /// The owner the store knows for `zone`, worked out with `zoneIDs` (the zone IDs of the
+    /// records filed under that name) the first time.
+    mutating func owner(ofZone zone: String, zoneIDs: () throws -> [RecordZoneID]) rethrows -> String? {
+        if let knowledge = known[zone] { return knowledge.owner }
+        let knowledge = try zoneIDs().reduce(Knowledge.none) { knowledge, zoneID in
+            zoneID.zoneName == zone ? knowledge.adding(zoneID.ownerRecordName) : knowledge
+        }
+        known[zone] = knowledge
+        return knowledge.owner
+    }
+
+    /// Folds in the zone IDs of records just committed, for names already worked out.
+    mutating func learn(_ zoneIDs: some Sequence<RecordZoneID>) {
+        for zoneID in zoneIDs {
+            known[zoneID.zoneName] = known[zoneID.zoneName]?.adding(zoneID.ownerRecordName)
         }
     }
 }
