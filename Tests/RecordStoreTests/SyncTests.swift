@@ -601,6 +601,26 @@ struct SyncTests {
         }
     }
 
+    @Test("The owner a new record goes to is what the store's records say now: not an owner whose records are gone")
+    func knownOwnerFollowsTheRecords() throws {
+        let store = try RecordStore.inMemory()
+        var fetched = noteRecord("S1")
+        fetched.metadata = RecordMetadata(changeTag: "t", zoneID: Self.sharedZone(of: "_alice"))
+        try store.applyFetched([.success(fetched)])
+        try store.save(noteRecord("S2"), inZone: "Shared")
+        #expect(try store.modifyRequests().map(\.zoneID) == [Self.sharedZone(of: "_alice")])
+
+        // Alice's record is deleted on the server; Bob's zone of the same name is fetched.
+        try store.applyFetched([.success(deletionMarker("S1"))], zone: "Shared")
+        try store.save(noteRecord("S3"), inZone: "Shared")
+        #expect(try store.modifyRequests().map(\.zoneID) == [RecordZoneID(zoneName: "Shared")])
+        var bobs = noteRecord("B1")
+        bobs.metadata = RecordMetadata(changeTag: "t", zoneID: Self.sharedZone(of: "_bob"))
+        try store.applyFetched([.success(bobs)])
+        try store.save(noteRecord("S4"), inZone: "Shared")
+        #expect(try store.modifyRequests().map(\.zoneID) == [Self.sharedZone(of: "_bob")])
+    }
+
     @Test("A lookup applied by zone name keeps the owner the store knew for the record")
     func lookupByNameKeepsOwner() throws {
         let store = try RecordStore.inMemory()

@@ -111,7 +111,7 @@ extension RecordStore {
     @discardableResult
     public func apply(_ response: RecordsModifyResponse, for request: RecordsModifyRequest) throws -> ModifyOutcome {
         try withEngine { engine in
-            let outcome = try commitBatch(on: engine) { batch in
+            try commitBatch(on: engine) { batch in
                 let zone = request.zoneID?.zoneName ?? Self.defaultZone
                 var results: [String: RecordResult] = [:]
                 for result in response.records {
@@ -177,8 +177,6 @@ extension RecordStore {
                 }
                 return outcome
             }
-            if !outcome.saved.isEmpty, let zoneID = request.zoneID { engine.zoneOwners.learn([zoneID]) }
-            return outcome
         }
     }
 
@@ -208,21 +206,15 @@ extension RecordStore {
     /// the record the app reads back, edits and saves goes back to the zone it came from.
     func applyFetched(_ results: [RecordResult], zoneID: RecordZoneID?, syncToken: String?) throws {
         let zone = zoneID?.zoneName
-        try withEngine { engine in
-            let zoneIDs = try commitBatch(on: engine) { batch in
-                try Self.applyFetched(results, zone: zone, zoneID: zoneID, syncToken: syncToken, to: &batch)
-            }
-            engine.zoneOwners.learn(zoneIDs)
+        try withBatch { batch in
+            try Self.applyFetched(results, zone: zone, zoneID: zoneID, syncToken: syncToken, to: &batch)
         }
     }
 
     /// Stages what ``applyFetched(_:zoneID:syncToken:)`` applies.
-    ///
-    /// - Returns: The zone IDs of the records applied, for the store to learn once committed.
     private static func applyFetched(
         _ results: [RecordResult], zone: String?, zoneID: RecordZoneID?, syncToken: String?, to batch: inout Batch
-    ) throws -> Set<RecordZoneID> {
-        var zoneIDs: Set<RecordZoneID> = []
+    ) throws {
         for case .failure(let error) in results where error.serverErrorCode == .notFound {
             // A lookup of a record in conflict that the server no longer has: it deleted it.
             guard let name = error.recordName else { continue }
@@ -248,11 +240,9 @@ extension RecordStore {
                 let change = try ServerChanges.fetched(
                     record, key: key, existing: batch.entry(for: key), sent: batch.engine.sent[key]?.version)
                 batch.apply(change, to: key)
-                if let recordZoneID = record.metadata?.zoneID { zoneIDs.insert(recordZoneID) }
             }
         }
         if let syncToken { batch.stageSyncToken(syncToken, forZone: zone ?? Self.defaultZone) }
-        return zoneIDs
     }
 
     /// Applies a page of `records/changes`, and keeps its sync token for its zone: the next
@@ -318,8 +308,8 @@ extension RecordStore {
         return RecordZoneID(zoneName: zone)
     }
 
-    /// The owner the store knows for the zone named `zone`, from the zone IDs its records name
-    /// (see `ZoneOwners`): worked out from the stored records once per opening.
+    /// The owner the store's records of the zone named `zone` say, from the zone IDs they name
+    /// (see `ZoneOwners`): worked out from the stored records, and again after they change.
     static func knownOwner(ofZone zone: String, in engine: StoreEngine) throws -> String? {
         try engine.zoneOwners.owner(ofZone: zone) {
             try engine.index.records { key, _ in key.zone == zone }.flatMap { key, slot in

@@ -8,8 +8,8 @@ import RecordCodable
 /// - Within one name, things go to the one owner their records know, and those whose records know
 ///   none go with them: a record made here names no owner, and a fetched one names the user
 ///   even in the user's own zone.
-/// - When none of them knows an owner, they go to the owner the store knows for that name (see
-///   ``ZoneOwners``), if any.
+/// - When none of them knows an owner, they go to the owner the store's records of that name say
+///   (see ``ZoneOwners``), if they say one.
 /// - When records of one name know two owners (zones that two people shared with the user), each
 ///   owner's go to that owner's zone, and those that know none to the user's own zone.
 /// - A zone ID of another name than the store's zone says nothing: the record was saved into
@@ -43,12 +43,12 @@ struct ZoneGroups<Thing> {
     }
 }
 
-/// What the store knows of the owner of each zone name, from the zone IDs its records name: for
-/// the records made here, which name none, so that they go to the zone their name stands for.
+/// What the store's records say of the owner of each zone name, from the zone IDs they name:
+/// for the records made here, which name none, so that they go to the zone their name stands for.
 ///
-/// Owned by the store's engine, under its lock. A name is worked out from the stored records the
-/// first time it is asked for, once per opening; records applied since with a zone ID are folded
-/// in as their commits land (``learn(_:)``), so that the knowledge stays what the records say.
+/// Owned by the store's engine, under its lock. A name is worked out from the stored records when
+/// it is asked for, and kept until a commit changes a record filed under that name (``forget(_:)``),
+/// so it is always what the records say now.
 struct ZoneOwners {
     /// What the records of one zone name say of its owner.
     enum Knowledge: Equatable {
@@ -76,11 +76,11 @@ struct ZoneOwners {
         }
     }
 
-    /// The names worked out so far.
+    /// The names worked out since their records last changed.
     private var known: [String: Knowledge] = [:]
 
-    /// The owner the store knows for `zone`, worked out with `zoneIDs` (the zone IDs of the
-    /// records filed under that name) the first time.
+    /// The owner the store's records say for `zone`, worked out with `zoneIDs` (the zone IDs of
+    /// the records filed under that name) unless known since their last change.
     mutating func owner(ofZone zone: String, zoneIDs: () throws -> [RecordZoneID]) rethrows -> String? {
         if let knowledge = known[zone] { return knowledge.owner }
         let knowledge = try zoneIDs().reduce(Knowledge.none) { knowledge, zoneID in
@@ -90,10 +90,8 @@ struct ZoneOwners {
         return knowledge.owner
     }
 
-    /// Folds in the zone IDs of records just committed, for names already worked out.
-    mutating func learn(_ zoneIDs: some Sequence<RecordZoneID>) {
-        for zoneID in zoneIDs {
-            known[zoneID.zoneName] = known[zoneID.zoneName]?.adding(zoneID.ownerRecordName)
-        }
+    /// Forgets what was worked out for `zone`: a record filed under it changed.
+    mutating func forget(_ zone: String) {
+        known[zone] = nil
     }
 }
