@@ -568,57 +568,47 @@ struct SyncTests {
         #expect(requests.map { Set($0.operations.map(\.record.recordName)) } == [["N1", "N2"], ["S1", "S2"]])
     }
 
-    @Test("A record made here goes to the owner the store knows for its zone, after a reopen too, and learns it")
-    func newRecordGoesToKnownOwner() throws {
-        try withStoreDirectory { directory in
-            do {
-                let store = try RecordStore(directory: directory)
-                var fetched = noteRecord("S1")
-                fetched.metadata = RecordMetadata(changeTag: "t", zoneID: Self.sharedZone(of: "_alice"))
-                try store.applyFetched([.success(fetched)])
-            }
-            let store = try RecordStore(directory: directory)
-            try store.save(noteRecord("S2"), inZone: "Shared")
-            let request = try #require(try store.modifyRequests().first)
-            #expect(request.zoneID == Self.sharedZone(of: "_alice"))
-            // The response names no zone; the saved record learns the request's.
-            var saved = noteRecord("S2")
-            saved.metadata = RecordMetadata(changeTag: "s2")
-            try store.apply(RecordsModifyResponse(records: [.success(saved)]), for: request)
-            let stored = try #require(try store.record(for: noteKey("S2", zone: "Shared")))
-            #expect(stored.metadata?.zoneID == Self.sharedZone(of: "_alice"))
+    @Test(
+        "A record made here that went to its zone's owner keeps that zone: its retry and conflict lookup go there too")
+    func newRecordKeepsTheZoneItWentTo() throws {
+        let store = try RecordStore.inMemory()
+        try fetchAndEdit("S1", in: Self.sharedZone(of: "_alice"), into: store)
+        try store.save(noteRecord("S2"), inZone: "Shared")
+        let request = try #require(try store.modifyRequests().first)
+        #expect(request.zoneID == Self.sharedZone(of: "_alice"))
+        #expect(try store.record(for: noteKey("S2", zone: "Shared"))?.metadata?.zoneID == Self.sharedZone(of: "_alice"))
 
-            try store.deleteRecord(for: noteKey("S2", zone: "Shared"))
-            try store.park(Note(id: "S3", title: "Parked"), inZone: "Shared")
-            let requests = try store.modifyRequests()
-            #expect(requests.map(\.zoneID) == [Self.sharedZone(of: "_alice")])
-            #expect(requests.first?.operations.map(\.operationType) == [.delete, .create])
+        // The edit is saved; the new record is refused for now, and goes again alone.
+        var saved = noteRecord("S1", title: "Edited")
+        saved.metadata = RecordMetadata(changeTag: "t2")
+        let busy = RecordServerError(recordName: "S2", serverErrorCode: .zoneBusy)
+        try store.apply(RecordsModifyResponse(records: [.success(saved), .failure(busy)]), for: request)
+        let retry = try #require(try store.modifyRequests().first)
+        #expect(retry.zoneID == Self.sharedZone(of: "_alice"))
+        #expect(retry.operations.map(\.record.recordName) == ["S2"])
 
-            // A conflict over the parked record is looked up in the same zone.
-            let conflict = RecordServerError(recordName: "S3", serverErrorCode: .conflict)
-            try store.apply(RecordsModifyResponse(records: [.failure(conflict)]), for: requests[0])
-            #expect(try store.conflictLookupRequests().map(\.zoneID) == [Self.sharedZone(of: "_alice")])
-        }
+        let conflict = RecordServerError(recordName: "S2", serverErrorCode: .conflict)
+        try store.apply(RecordsModifyResponse(records: [.failure(conflict)]), for: retry)
+        #expect(try store.conflictLookupRequests().map(\.zoneID) == [Self.sharedZone(of: "_alice")])
     }
 
-    @Test("The owner a new record goes to is what the store's records say now: not an owner whose records are gone")
-    func knownOwnerFollowsTheRecords() throws {
+    @Test("A record made here alone in its zone goes to the zone its metadata names, else to the user's own")
+    func newRecordAloneInItsZone() throws {
         let store = try RecordStore.inMemory()
         var fetched = noteRecord("S1")
         fetched.metadata = RecordMetadata(changeTag: "t", zoneID: Self.sharedZone(of: "_alice"))
         try store.applyFetched([.success(fetched)])
         try store.save(noteRecord("S2"), inZone: "Shared")
-        #expect(try store.modifyRequests().map(\.zoneID) == [Self.sharedZone(of: "_alice")])
-
-        // Alice's record is deleted on the server; Bob's zone of the same name is fetched.
-        try store.applyFetched([.success(deletionMarker("S1"))], zone: "Shared")
-        try store.save(noteRecord("S3"), inZone: "Shared")
         #expect(try store.modifyRequests().map(\.zoneID) == [RecordZoneID(zoneName: "Shared")])
-        var bobs = noteRecord("B1")
-        bobs.metadata = RecordMetadata(changeTag: "t", zoneID: Self.sharedZone(of: "_bob"))
-        try store.applyFetched([.success(bobs)])
-        try store.save(noteRecord("S4"), inZone: "Shared")
-        #expect(try store.modifyRequests().map(\.zoneID) == [Self.sharedZone(of: "_bob")])
+
+        // S2 goes again where it went while its answer has not come, beside a record that names
+        // the shared zone's owner.
+        var named = noteRecord("S3")
+        named.metadata = RecordMetadata(zoneID: Self.sharedZone(of: "_alice"))
+        try store.save(named)
+        let requests = try store.modifyRequests()
+        #expect(requests.map(\.zoneID) == [RecordZoneID(zoneName: "Shared"), Self.sharedZone(of: "_alice")])
+        #expect(requests.map { $0.operations.map(\.record.recordName) } == [["S2"], ["S3"]])
     }
 
     @Test("A lookup applied by zone name keeps the owner the store knew for the record")

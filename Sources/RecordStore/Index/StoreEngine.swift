@@ -21,9 +21,6 @@ final class StoreEngine {
     /// The records in requests whose responses are not applied yet, as the last request that
     /// carried each one sent it.
     var sent: [RecordKey: SentVersion] = [:]
-    /// What the store's records say of each zone name's owner, as far as worked out since the
-    /// last commit that changed a record of that zone.
-    var zoneOwners = ZoneOwners()
     /// The frame that commits are written into, kept from one commit to the next.
     private var frame = FrameBuilder()
 
@@ -169,7 +166,6 @@ final class StoreEngine {
             } else {
                 index[key] = nil
             }
-            zoneOwners.forget(key.zone)
         }
         for ((zone, token), relative) in zip(commit.syncTokens, tokensPlaced) {
             index.setSyncToken(

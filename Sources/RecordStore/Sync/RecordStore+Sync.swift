@@ -56,32 +56,48 @@ extension RecordStore {
         try withEngine { engine in
             var sent: [(key: RecordKey, version: SentVersion)] = []
             let requests = try commitBatch(on: engine) { batch in
-                var operations = ZoneGroups<RecordOperation>()
+                var outgoing:
+                    [(key: RecordKey, entry: RecordEntry, operation: RecordOperation, zoneID: RecordZoneID?)] =
+                        []
+                var groups = ZoneGroups<Int>()
                 let owed = batch.keys { _, state in [.pending, .sent, .deletedLocally].contains(state.status) }
                 // CloudKit names a record by zone and name: of records of two types that share
                 // both, one is sent at a time, the next once the first one's response is applied.
                 var named: Set<[String]> = []
                 for key in owed where named.insert([key.zone, key.recordName]).inserted {
-                    guard var entry = try batch.entry(for: key) else { continue }
+                    guard let entry = try batch.entry(for: key) else { continue }
                     switch try OutgoingChange(of: entry, mayHaveChangedServer: engine.sent[key] != nil) {
                     case .unchanged(let synced):
                         batch.stage(synced)
                     case .operation(let operation, let zoneID):
-                        operations.add(operation, toZone: key.zone, knownAs: zoneID)
+                        groups.add(outgoing.count, toZone: key.zone, knownAs: zoneID, sentTo: engine.sent[key]?.zoneID)
+                        outgoing.append((key, entry, operation, zoneID))
+                    }
+                }
+                return try groups.groups.flatMap { zoneID, places in
+                    for place in places {
+                        var (key, entry, operation, known) = outgoing[place]
+                        var changed = false
+                        if let owner = zoneID.ownerRecordName, known?.ownerRecordName != owner, !entry.isDeletion {
+                            // Sent to its zone's owner, which it did not name: it keeps that zone,
+                            // so that a retry, or a lookup of a conflict, goes there too.
+                            entry.local = try EncodedRecord(entry.local.decoded(as: key).inZone(zoneID))
+                            changed = true
+                        }
                         if !entry.state.mayBeOnServer {
                             // Written with the request: a delete after a reopen must still be sent.
                             entry.wasOffered = true
-                            batch.stage(entry)
+                            changed = true
                         }
+                        if changed { batch.stage(entry) }
                         // A deletion stays deletedLocally while it is sent: it hides the record.
                         if !entry.isDeletion {
-                            sent.append((key, SentVersion(operation: operation.record, version: entry.local)))
+                            sent.append(
+                                (key, SentVersion(operation: operation.record, version: entry.local, zoneID: zoneID)))
                         }
                     }
-                }
-                return try operations.groups { try Self.knownOwner(ofZone: $0, in: engine) }.flatMap {
-                    zoneID, operations in
-                    OutgoingChange.requests(of: operations, zoneID: zoneID, maximumOperations: maximumOperations)
+                    return OutgoingChange.requests(
+                        of: places.map { outgoing[$0].operation }, zoneID: zoneID, maximumOperations: maximumOperations)
                 }
             }
             for (key, version) in sent {
@@ -140,9 +156,7 @@ extension RecordStore {
                         case .success(var record):
                             // Modify responses name no zone: the record is in the request's.
                             if record.metadata?.zoneID == nil, let zoneID = request.zoneID {
-                                var metadata = record.metadata ?? RecordMetadata()
-                                metadata.zoneID = zoneID
-                                record.metadata = metadata
+                                record = record.inZone(zoneID)
                             }
                             change = try ServerChanges.saved(record, by: operation.record, latest: latest, entry: entry)
                             // An answer to an update of a version the store no longer knows puts
@@ -226,9 +240,7 @@ extension RecordStore {
         for case .success(var record) in results {
             let recordZone = zone ?? record.metadata?.zoneID?.zoneName ?? Self.defaultZone
             if let zoneID, record.metadata?.zoneID == nil {
-                var metadata = record.metadata ?? RecordMetadata()
-                metadata.zoneID = try Self.zoneID(of: record, in: zoneID, as: batch)
-                record.metadata = metadata
+                record = record.inZone(try Self.zoneID(of: record, in: zoneID, as: batch))
             }
             if record.metadata?.deleted == true {
                 for key in batch.keys(named: record.recordName, recordType: record.recordType, inZone: recordZone) {
@@ -308,17 +320,6 @@ extension RecordStore {
         return RecordZoneID(zoneName: zone)
     }
 
-    /// The owner the store's records of the zone named `zone` say, from the zone IDs they name
-    /// (see `ZoneOwners`): worked out from the stored records, and again after they change.
-    static func knownOwner(ofZone zone: String, in engine: StoreEngine) throws -> String? {
-        try engine.zoneOwners.owner(ofZone: zone) {
-            try engine.index.records { key, _ in key.zone == zone }.flatMap { key, slot in
-                let entry = try engine.entry(at: slot.location, status: slot.status)
-                return try [entry.local, entry.server].compactMap { try $0?.decoded(as: key).metadata?.zoneID }
-            }
-        }
-    }
-
     /// The zone ID to give a fetched `record` that names none, applied in `zoneID`: `zoneID`
     /// itself when it names an owner, else the zone ID of that name the store's version of the
     /// record knows, so that a lookup applied by zone name does not take away an owner known
@@ -367,10 +368,7 @@ extension RecordStore {
             let zoneID = try entry.local.decoded(as: entry.key).metadata?.zoneID
             lookups.add(entry.key.recordName, toZone: entry.key.zone, knownAs: zoneID)
         }
-        let groups = try withEngine { engine in
-            try lookups.groups { try Self.knownOwner(ofZone: $0, in: engine) }
-        }
-        return groups.flatMap { zoneID, names in
+        return lookups.groups.flatMap { zoneID, names in
             // Records of two types may share a name, which the server knows as one record.
             var seen: Set<String> = []
             let names = names.filter { seen.insert($0).inserted }

@@ -12,6 +12,8 @@ struct SentVersion {
     var operation: Record
     /// The whole local version it sent: an update's operation holds only what changed.
     var version: EncodedRecord
+    /// The zone the request went to, where the record goes again until the answer comes.
+    var zoneID: RecordZoneID
 
     /// Whether `operation` is the operation that sent this version, as the server sees it: the
     /// same change tag, and the same fields set and cleared on the wire. So a request read back

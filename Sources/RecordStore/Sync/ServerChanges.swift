@@ -227,6 +227,15 @@ extension Record {
         return record
     }
 
+    /// This record in the zone `zoneID`.
+    func inZone(_ zoneID: RecordZoneID) -> Record {
+        var record = self
+        var metadata = record.metadata ?? RecordMetadata()
+        metadata.zoneID = zoneID
+        record.metadata = metadata
+        return record
+    }
+
     /// This record without a change tag: a record the server does not have.
     func withoutChangeTag() -> Record {
         var record = self
