@@ -47,10 +47,10 @@ extension RecordStore {
     /// not sent until the conflict is resolved. Save assets with `assets/upload` first: a record
     /// whose asset the server has not received fails to encode.
     ///
-    /// - Parameter maximumOperations: The most operations a request holds: CloudKit takes 200.
     /// Each request goes to the zone its records name, owner included: see "Zones shared with the
     /// user" in <doc:TheSyncCycle>.
     ///
+    /// - Parameter maximumOperations: The most operations a request holds: CloudKit takes 200.
     /// - Returns: The requests, by zone; none when nothing is owed.
     public func modifyRequests(maximumOperations: Int = 200) throws -> [RecordsModifyRequest] {
         try withEngine { engine in
@@ -365,7 +365,9 @@ extension RecordStore {
         let size = max(maximumRecords, 1)
         var lookups = ZoneGroups<String>()
         for entry in unknown {
-            let zoneID = try entry.local.decoded(as: entry.key).metadata?.zoneID
+            // A version that cannot be read (the journal is damaged there) names no zone: its
+            // lookup goes to the zone of its name, and does not hold up the others.
+            let zoneID = (try? entry.local.decoded(as: entry.key))?.metadata?.zoneID
             lookups.add(entry.key.recordName, toZone: entry.key.zone, knownAs: zoneID)
         }
         return lookups.groups.flatMap { zoneID, names in
