@@ -56,10 +56,7 @@ extension RecordStore {
         try withEngine { engine in
             var sent: [(key: RecordKey, version: SentVersion)] = []
             let requests = try commitBatch(on: engine) { batch in
-                var outgoing:
-                    [(key: RecordKey, entry: RecordEntry, operation: RecordOperation, zoneID: RecordZoneID?)] =
-                        []
-                var groups = ZoneGroups<Int>()
+                var groups = ZoneGroups<OutgoingOperation>()
                 let owed = batch.keys { _, state in [.pending, .sent, .deletedLocally].contains(state.status) }
                 // CloudKit names a record by zone and name: of records of two types that share
                 // both, one is sent at a time, the next once the first one's response is applied.
@@ -70,15 +67,18 @@ extension RecordStore {
                     case .unchanged(let synced):
                         batch.stage(synced)
                     case .operation(let operation, let zoneID):
-                        groups.add(outgoing.count, toZone: key.zone, knownAs: zoneID, sentTo: engine.sent[key]?.zoneID)
-                        outgoing.append((key, entry, operation, zoneID))
+                        groups.add(
+                            OutgoingOperation(key: key, entry: entry, operation: operation, zoneID: zoneID),
+                            toZone: key.zone, knownAs: zoneID, sentTo: engine.sent[key]?.zoneID)
                     }
                 }
-                return try groups.groups.flatMap { zoneID, places in
-                    for place in places {
-                        var (key, entry, operation, known) = outgoing[place]
+                return try groups.groups.flatMap { zoneID, outgoing in
+                    for next in outgoing {
+                        let key = next.key
+                        var entry = next.entry
                         var changed = false
-                        if let owner = zoneID.ownerRecordName, known?.ownerRecordName != owner, !entry.isDeletion {
+                        let namesOwner = next.zoneID?.ownerRecordName == zoneID.ownerRecordName
+                        if zoneID.ownerRecordName != nil, !namesOwner, !entry.isDeletion {
                             // Sent to its zone's owner, which it did not name: it keeps that zone,
                             // so that a retry, or a lookup of a conflict, goes there too.
                             entry.local = try EncodedRecord(entry.local.decoded(as: key).inZone(zoneID))
@@ -92,12 +92,13 @@ extension RecordStore {
                         if changed { batch.stage(entry) }
                         // A deletion stays deletedLocally while it is sent: it hides the record.
                         if !entry.isDeletion {
-                            sent.append(
-                                (key, SentVersion(operation: operation.record, version: entry.local, zoneID: zoneID)))
+                            let version = SentVersion(
+                                operation: next.operation.record, version: entry.local, zoneID: zoneID)
+                            sent.append((key, version))
                         }
                     }
                     return OutgoingChange.requests(
-                        of: places.map { outgoing[$0].operation }, zoneID: zoneID, maximumOperations: maximumOperations)
+                        of: outgoing.map(\.operation), zoneID: zoneID, maximumOperations: maximumOperations)
                 }
             }
             for (key, version) in sent {
@@ -426,4 +427,13 @@ extension RecordStore.Batch {
 extension RecordOperation.OperationType {
     /// Whether the operation deletes its record.
     var isDeleting: Bool { self == .delete || self == .forceDelete }
+}
+
+/// A record's operation on its way into a `records/modify` request: the record's key and entry,
+/// the operation, and the zone ID its record knows.
+private struct OutgoingOperation {
+    let key: RecordKey
+    let entry: RecordEntry
+    let operation: RecordOperation
+    let zoneID: RecordZoneID?
 }
