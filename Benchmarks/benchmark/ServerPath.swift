@@ -1,3 +1,4 @@
+import CodableFloor
 import Foundation
 import RecordCodable
 
@@ -29,6 +30,10 @@ func serverPath<Model: Codable & Equatable>(_ model: Model) throws -> (write: [C
         throw Failure(description: "a model read back from its CloudKit JSON differs from the original")
     }
     let plain = try jsonEncoder.encode(model)
+    let minimal = try jsonDecoder.decode(MinimalRecordJSON.self, from: wire).record
+    guard try recordDecoder.decode(Model.self, from: minimal) == model else {
+        throw Failure(description: "the minimal reader read the model's CloudKit JSON to another model")
+    }
 
     return (
         write: [
@@ -48,6 +53,11 @@ func serverPath<Model: Codable & Equatable>(_ model: Model) throws -> (write: [C
                 consume(try recordDecoder.decode(Model.self, from: try jsonDecoder.decode(Record.self, from: wire)))
             },
             Contender(name: "JSONDecoder, plain model") { consume(try jsonDecoder.decode(Model.self, from: plain)) },
+            Contender(name: "JSONDecoder, minimal reader + RecordDecoder") {
+                consume(
+                    try recordDecoder.decode(
+                        Model.self, from: try jsonDecoder.decode(MinimalRecordJSON.self, from: wire).record))
+            },
         ]
     )
 }
@@ -104,12 +114,14 @@ struct ServerPathRow: Codable {
     /// Model → CloudKit JSON: "fast" (RecordEncoder + RecordJSONEncoder), "codable" (RecordEncoder
     /// + JSONEncoder), "plain" (JSONEncoder on the model).
     var write: [String: Double]
-    /// CloudKit JSON → model, the same three ways.
+    /// CloudKit JSON → model, the same three ways, and "floor": the least a `Decodable` record can
+    /// ask of `JSONDecoder` (`MinimalRecordJSON`), then RecordDecoder.
     var read: [String: Double]
     var writeFastVersusPlain: Double
     var writeCodableVersusPlain: Double
     var readFastVersusPlain: Double
     var readCodableVersusPlain: Double
+    var readFloorVersusPlain: Double
 }
 
 func measureServerPath(_ name: String, _ contenders: (write: [Contender], read: [Contender]), with harness: Harness)
@@ -117,13 +129,14 @@ func measureServerPath(_ name: String, _ contenders: (write: [Contender], read: 
 {
     let write = try harness.measure(contenders.write).map { $0 / 1000 }
     let read = try harness.measure(contenders.read).map { $0 / 1000 }
-    let names = ["fast", "codable", "plain"]
+    let names = ["fast", "codable", "plain", "floor"]
     return ServerPathRow(
         model: name,
         write: Dictionary(uniqueKeysWithValues: zip(names, write)),
         read: Dictionary(uniqueKeysWithValues: zip(names, read)),
         writeFastVersusPlain: write[0] / write[2], writeCodableVersusPlain: write[1] / write[2],
-        readFastVersusPlain: read[0] / read[2], readCodableVersusPlain: read[1] / read[2])
+        readFastVersusPlain: read[0] / read[2], readCodableVersusPlain: read[1] / read[2],
+        readFloorVersusPlain: read[3] / read[2])
 }
 
 func printServerPath(_ rows: [ServerPathRow], pageGrowth: Growth?, unreadablePageGrowth: Double?) {
@@ -147,6 +160,13 @@ func printServerPath(_ rows: [ServerPathRow], pageGrowth: Growth?, unreadablePag
                     + number(times["fast"] ?? 0, 7) + number(times["codable"] ?? 0, 9) + number(times["plain"] ?? 0, 8)
                     + number(fast, 11) + "×" + number(codable, 14) + "×")
         }
+    }
+    for row in rows {
+        guard let floor = row.read["floor"] else { continue }
+        print(
+            "Codable floor, \(row.model) read: the least a Decodable record can ask of JSONDecoder, then"
+                + " RecordDecoder (Benchmarks/CodableFloor)")
+        print("  read" + number(floor, 8) + " µs =" + number(row.readFloorVersusPlain, 5) + "× plain")
     }
     if let pageGrowth {
         print(

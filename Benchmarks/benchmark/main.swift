@@ -70,6 +70,8 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         },
         "read-codable": { consume(try JSONDecoder().decode(Record.self, from: wire)) },
         "read-plain": { consume(try JSONDecoder().decode(FlatPost.self, from: plain)) },
+        // The least a Decodable record can ask of JSONDecoder (Benchmarks/CodableFloor).
+        "read-codable-floor": { consume(try JSONDecoder().decode(MinimalRecordJSON.self, from: wire).record) },
     ]
     guard let run = profiles[what] else {
         print("--profile takes one of \(profiles.keys.sorted().joined(separator: ", ")), then a count")
