@@ -7,7 +7,7 @@ extension RecordSchema {
     /// do {
     ///     _ = try RecordSchema(parsing: text)
     /// } catch let error as RecordSchema.ParseError {
-    ///     print(error)   // line 4, column 15: expected a field type, found 'STRNG'
+    ///     print(error)   // line 4, column 15: expected a field type (ASSET, BYTES, …), found 'STRNG'
     /// }
     /// ```
     public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
@@ -27,7 +27,7 @@ extension RecordSchema {
             self.message = message
         }
 
-        /// The place and the message: `line 4, column 15: expected a field type, found 'STRNG'`.
+        /// The place and the message: `line 4, column 15: expected a field type (ASSET, BYTES, …), found 'STRNG'`.
         public var description: String { "line \(line), column \(column): \(message)" }
 
         /// The same as ``description``.

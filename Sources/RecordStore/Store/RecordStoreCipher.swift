@@ -14,6 +14,7 @@ import Foundation
 ///
 /// ```swift
 /// import Crypto   // swift-crypto; `import CryptoKit` on Apple platforms
+/// import Foundation
 ///
 /// struct AESGCMCipher: RecordStoreCipher {
 ///     let key: SymmetricKey
