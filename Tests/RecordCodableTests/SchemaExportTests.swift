@@ -332,6 +332,24 @@ struct SchemaExportTests {
         #expect(problems[2].description.contains("CloudKit cannot index an encrypted field"))
     }
 
+    @Test("A query with no filter, for every record of a type, needs ___recordID QUERYABLE")
+    func unfilteredQuery() throws {
+        let note = RecordSchema.RecordType(
+            name: "Note", fields: [Field(name: "title", type: .string, indexes: .queryable)])
+        let models = RecordSchema(recordTypes: [
+            RecordSchema.RecordType(name: "Note", fields: [Field(name: "title", type: .string)])
+        ])
+        let everyNote = RecordQuery(recordType: "Note")
+        let byTitle = RecordQuery(
+            recordType: "Note", filterBy: [.init(fieldName: "title", comparator: .equals, fieldValue: .string("A"))])
+        let problems = RecordSchema(recordTypes: [note]).problems(for: models, queries: [everyNote, byTitle])
+        #expect(problems == [.missingIndexes(recordType: "Note", field: "___recordID", indexes: .queryable)])
+        #expect(problems.first?.description == "Note.___recordID needs QUERYABLE, which the schema does not give it.")
+        var indexed = note
+        indexed.fields.append(Field(name: "___recordID", type: .reference, indexes: .queryable))
+        #expect(RecordSchema(recordTypes: [indexed]).problems(for: models, queries: [everyNote, byTitle]) == [])
+    }
+
     @Test("A query on a field the models encrypt is a problem, also while the schema lacks the field")
     func queryOnFieldEncryptedInModels() throws {
         let schema = RecordSchema(recordTypes: [

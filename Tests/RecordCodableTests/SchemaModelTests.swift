@@ -566,6 +566,183 @@ struct SchemaModelTests {
             ])
     }
 
+    @Test("A type that checks its data is no enum: its error says to describe the record type by hand")
+    func typeThatChecksItsData() throws {
+        struct Email: Codable {
+            var text: String
+            init(from decoder: any Decoder) throws {
+                text = try decoder.singleValueContainer().decode(String.self)
+                guard text.contains("@") else {
+                    throw DecodingError.dataCorrupted(
+                        DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "No email address."))
+                }
+            }
+        }
+        struct Member: Codable {
+            var id: String
+            var email: Email
+        }
+        struct Archive: Codable {
+            var id: String
+            var raw: Record
+        }
+        for (model, typeName, key) in [
+            (Member.self as any Decodable.Type, "Email", "email"), (Archive.self, "Record", "raw"),
+        ] {
+            let error = expectDecodingError("dataCorrupted", at: key) { _ = try RecordSchema(models: [model]) }
+            let description = error?.context?.debugDescription ?? ""
+            #expect(!description.contains("CaseIterable or a RecordEnum"), "\(description)")
+            #expect(description.contains("\(typeName) refused them"), "\(description)")
+            #expect(
+                description.hasSuffix(
+                    "Describe the record type by hand, with RecordSchema.RecordType(name:fields:grants:)."))
+        }
+    }
+
+    @Test("A value the probe cannot build is reported at its full coding path, however it is reached")
+    func fullPathOfUnbuildableValue() throws {
+        enum Switch: String, Codable { case on, off }
+        struct Inner: Codable { var state: Switch }
+        struct Outer: Codable {
+            var id: String
+            var inner: Inner
+            var inners: [String: Inner]
+        }
+        struct ReadsNested: Codable {
+            var id: String
+            var state: Switch
+            enum CodingKeys: String, CodingKey { case id, meta }
+            enum MetaKeys: String, CodingKey { case settings }
+            enum SettingsKeys: String, CodingKey { case state }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                id = try container.decode(String.self, forKey: .id)
+                let settings = try container.nestedContainer(keyedBy: MetaKeys.self, forKey: .meta)
+                    .nestedContainer(keyedBy: SettingsKeys.self, forKey: .settings)
+                state = try settings.decode(Switch.self, forKey: .state)
+            }
+            func encode(to encoder: any Encoder) throws {}
+        }
+        let error = expectDecodingError("dataCorrupted", at: "inner.state") { _ = try RecordType(Outer.self) }
+        #expect(error?.context?.debugDescription.contains("Make Switch CaseIterable") == true)
+        expectDecodingError("dataCorrupted", at: "meta.settings.state") { _ = try RecordType(ReadsNested.self) }
+    }
+
+    @Test("Fields that the model writes without reading them are in its schema, typed by the value written")
+    func fieldsOnlyWritten() throws {
+        // What a `let schemaVersion = 2` does, without the compiler's warning that it is not decoded.
+        struct Versioned: Codable {
+            var id: String
+            var name: String
+            var schemaVersion: Int { 2 }
+            enum CodingKeys: String, CodingKey { case id, name, schemaVersion }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                id = try container.decode(String.self, forKey: .id)
+                name = try container.decode(String.self, forKey: .name)
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                try container.encode(name, forKey: .name)
+                try container.encode(schemaVersion, forKey: .schemaVersion)
+            }
+        }
+        struct Searchable: Codable {
+            var id: String
+            var title: String
+            var tags: [String]
+            enum CodingKeys: String, CodingKey { case id, title, tags, titleLowercased, tagCount, savedAt }
+            init(id: String, title: String, tags: [String]) {
+                self.id = id
+                self.title = title
+                self.tags = tags
+            }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                id = try container.decode(String.self, forKey: .id)
+                title = try container.decode(String.self, forKey: .title)
+                tags = try container.decode([String].self, forKey: .tags)
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                try container.encode(title, forKey: .title)
+                try container.encode(tags, forKey: .tags)
+                try container.encode(title.lowercased(), forKey: .titleLowercased)
+                try container.encode(["count"] + tags, forKey: .tagCount)
+                try container.encode(Date(timeIntervalSince1970: 0), forKey: .savedAt)
+            }
+        }
+        #expect(
+            try RecordType(Versioned.self).fields == [
+                Field(name: "name", type: .string), Field(name: "schemaVersion", type: .int64),
+            ])
+        var encoder = RecordEncoder()
+        encoder.encryptedKeys = ["titleLowercased"]
+        let recordType = try RecordType(Searchable.self, encoder: encoder)
+        #expect(
+            recordType.fields == [
+                Field(name: "savedAt", type: .timestamp), Field(name: "tagCount", type: .list(.string)),
+                Field(name: "tags", type: .list(.string)), Field(name: "title", type: .string),
+                Field(name: "titleLowercased", type: .string, isEncrypted: true),
+            ])
+        // Every field a record of the model carries is in the schema, typed as it is written.
+        let record = try encoder.encode(Searchable(id: "s", title: "T", tags: []))
+        let carried = RecordType(
+            name: record.recordType,
+            fields: record.fields.map {
+                Field(name: $0.key, type: $0.value.schemaType, isEncrypted: record.encryptedFields.contains($0.key))
+            }
+            .filter { $0.name != "tags" })
+        #expect(RecordSchema(recordTypes: [recordType]).problems(for: RecordSchema(recordTypes: [carried])) == [])
+    }
+
+    @Test("A field only written that holds an empty list is an error: nothing tells its elements' type")
+    func emptyListOnlyWritten() throws {
+        struct Tagged: Codable {
+            var id: String
+            enum CodingKeys: String, CodingKey { case id, defaultTags }
+            init(from decoder: any Decoder) throws {
+                id = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .id)
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                try container.encode([String](), forKey: .defaultTags)
+            }
+        }
+        let error = expectEncodingError(at: "defaultTags") { _ = try RecordType(Tagged.self) }
+        if case .invalidValue(_, let context)? = error {
+            #expect(context.debugDescription.contains("writes the field 'defaultTags' without reading it"))
+        }
+    }
+
+    @Test("A model that cannot encode its placeholders is described by what it reads")
+    func placeholdersNotEncodable() throws {
+        struct Strict: Codable {
+            var id: String
+            var name: String
+            var extra: Int
+            enum CodingKeys: String, CodingKey { case id, name, extra }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                id = try container.decode(String.self, forKey: .id)
+                name = try container.decode(String.self, forKey: .name)
+                extra = 0
+            }
+            func encode(to encoder: any Encoder) throws {
+                guard name != "0" else {
+                    throw EncodingError.invalidValue(name, EncodingError.Context(codingPath: [], debugDescription: "0"))
+                }
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(name, forKey: .name)
+                try container.encode(extra, forKey: .extra)
+            }
+        }
+        #expect(try RecordType(Strict.self).fields == [Field(name: "name", type: .string)])
+    }
+
     @Test("A type that holds itself ends with an error, not a stack overflow")
     func selfHoldingType() throws {
         final class Node: Codable {
@@ -577,7 +754,9 @@ struct SchemaModelTests {
             var head: Node
         }
         let outcome = try onSmallStack { Result { try RecordType(Chain.self) } }
-        let error = expectDecodingError("dataCorrupted", at: "head") { _ = try outcome.get() }
+        let error = #expect(throws: DecodingError.self) { _ = try outcome.get() }
+        // At the value that is one type too deep.
+        #expect(error?.context?.codingPath.map(\.stringValue) == ["head"] + Array(repeating: "next", count: 32))
         #expect(error?.context?.debugDescription.contains("deep") == true)
     }
 
@@ -594,6 +773,10 @@ struct SchemaModelTests {
             var model: Author
             init(from decoder: any Decoder) throws {
                 model = try decoder.singleValueContainer().decode(Author.self)
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(model)
             }
         }
         #expect(try RecordType(Wrapper.self).fields == [Field(name: "name", type: .string)])

@@ -32,12 +32,15 @@ final class ModelProbe: Decoder {
         userInfo = encoder.userInfo.mapValues { $0 as Any }
     }
 
-    /// Decodes a `Model` from the probe, noting its fields.
+    /// Decodes a `Model` from the probe, noting its fields, and returns the model made of
+    /// placeholders.
     ///
-    /// - Throws: `DecodingError.dataCorrupted` at the path of the property that the probe could
-    ///   not describe or build a placeholder of, and any error the model throws on its own.
-    func probe<Model: Decodable>(_ model: Model.Type) throws {
-        _ = try Model(from: self)
+    /// - Throws: `DecodingError.dataCorrupted` at the path of the value that the probe could not
+    ///   describe or build a placeholder of, and any error the model throws on its own.
+    func probe<Model: Decodable>(_ model: Model.Type) throws -> Model {
+        // A value read through a nested container fails inside the model's own code, out of reach
+        // of the checks around each property.
+        try Self.reporting { try Model(from: self) }
     }
 
     /// Notes the field for `key`, unless it is the identifier kept out of the fields. A key read
@@ -61,44 +64,60 @@ final class ModelProbe: Decoder {
         _ type: T.Type, forKey key: some CodingKey, isListElement: Bool = false
     ) throws {
         let context = ShapeProbe.Context(userInfo: userInfo)
-        let shape = try Self.reporting(at: key) { try ShapeProbe.shape(of: type, context: context) }
+        let shape = try Self.reporting {
+            do {
+                return try ShapeProbe.shape(of: type, context: context)
+            } catch var failure as ProbeFailure {
+                // A shape probe knows no path beyond the property's value.
+                failure.codingPath = [key] + failure.codingPath
+                throw failure
+            }
+        }
         note(key, isListElement ? shape.asListElement : shape, isEncrypted: context.isEncrypted)
     }
 
-    /// A decoder of placeholders, for a value that the model reads through a nested container or
-    /// a decoder of its own.
-    fileprivate func placeholderDecoder() -> PlaceholderDecoder {
-        PlaceholderDecoder(userInfo: userInfo)
+    /// A decoder of placeholders, for the value under `key` that the model reads through a nested
+    /// container or a decoder of its own.
+    fileprivate func placeholderDecoder(at key: some CodingKey) -> PlaceholderDecoder {
+        PlaceholderDecoder(codingPath: [key], userInfo: userInfo)
     }
 
     /// A placeholder of type `T` for the property under `key`.
     fileprivate func placeholder<T: Decodable>(_ type: T.Type, forKey key: some CodingKey) throws -> T {
-        try Self.reporting(at: key) { try PlaceholderDecoder.placeholder(of: type, userInfo: userInfo) }
+        try Self.reporting { try PlaceholderDecoder.placeholder(of: type, at: [key], userInfo: userInfo) }
     }
 
-    /// Runs `body`, turning a ``ProbeFailure`` into a `DecodingError` at the path of `key` that says
-    /// what to do.
-    private static func reporting<Result>(at key: some CodingKey, _ body: () throws -> Result) throws -> Result {
+    /// Runs `body`, turning a ``ProbeFailure`` into a `DecodingError` at the failure's path that
+    /// says what to do.
+    private static func reporting<Result>(_ body: () throws -> Result) throws -> Result {
         do {
             return try body()
         } catch let failure as ProbeFailure {
-            let context: DecodingError.Context
-            switch failure {
-            case .failed(let type, let error):
-                context = DecodingError.Context(
-                    codingPath: [key],
-                    debugDescription: "RecordSchema describes a model from its type, reading each property from "
-                        + "placeholder answers (nil, empty, 0, \"0\", a CaseIterable enum's first case), and \(type) "
-                        + "refused them (\(error)). Make \(type) CaseIterable (its first case is used) or a RecordEnum, "
-                        + "or describe the record type by hand.",
-                    underlyingError: error)
-            case .tooDeep(let type):
-                context = DecodingError.Context(
-                    codingPath: [key],
-                    debugDescription: "RecordSchema describes a model from its type, and \(type) is held more than "
-                        + "\(ShapeProbe.maximumDepth) types deep: describe the record type by hand.")
-            }
-            throw DecodingError.dataCorrupted(context)
+            throw DecodingError.dataCorrupted(context(of: failure))
+        }
+    }
+
+    private static func context(of failure: ProbeFailure) -> DecodingError.Context {
+        let explanation =
+            "RecordSchema describes a model from its type, reading each property from placeholder "
+            + "answers (nil, empty, 0, \"0\", a CaseIterable enum's first case)"
+        switch failure.reason {
+        case .failed(let type, let error):
+            // Only a type with raw values can take its first case, or any raw value.
+            let advice =
+                type is any RawRepresentable.Type
+                ? "Make \(type) CaseIterable (its first case is used) or a RecordEnum, or describe the record type "
+                    + "by hand."
+                : "Describe the record type by hand, with RecordSchema.RecordType(name:fields:grants:)."
+            return DecodingError.Context(
+                codingPath: failure.codingPath,
+                debugDescription: "\(explanation), and \(type) refused them (\(error)). \(advice)",
+                underlyingError: error)
+        case .tooDeep(let type):
+            return DecodingError.Context(
+                codingPath: failure.codingPath,
+                debugDescription: "\(explanation), and \(type) is held more than \(ShapeProbe.maximumDepth) types "
+                    + "deep: describe the record type by hand.")
         }
     }
 
@@ -172,7 +191,7 @@ private struct FieldProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         -> KeyedDecodingContainer<NestedKey>
     {
         probe.note(key, .json)
-        return probe.placeholderDecoder().container(keyedBy: type)
+        return probe.placeholderDecoder(at: key).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -185,7 +204,7 @@ private struct FieldProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     /// A value that a superclass reads as it likes, stored as any nested value is: as JSON.
     func superDecoder(forKey key: Key) -> any Decoder {
         probe.note(key, .json)
-        return probe.placeholderDecoder()
+        return probe.placeholderDecoder(at: key)
     }
 
     private func plain<T: Decodable>(_ type: T.Type, _ fieldType: RecordSchema.FieldType, _ key: Key) throws -> T {
@@ -245,7 +264,7 @@ private struct ListFieldProbe<Key: CodingKey>: UnkeyedDecodingContainer {
     private mutating func jsonElement() -> PlaceholderDecoder {
         probe.note(key, .json)
         currentIndex &+= 1
-        return probe.placeholderDecoder()
+        return probe.placeholderDecoder(at: key)
     }
 }
 

@@ -9,26 +9,30 @@ import Foundation
 /// not `CaseIterable`, a type that checks its data — cannot be probed.
 final class PlaceholderDecoder: Decoder, SingleValueDecodingContainer {
     private let depth: Int
+    /// The path of the value from the record, which a failure reports.
+    let codingPath: [any CodingKey]
     let userInfo: [CodingUserInfoKey: Any]
 
-    /// A decoder of placeholders for a value read as the reader likes.
-    init(depth: Int = 0, userInfo: [CodingUserInfoKey: Any]) {
+    /// A decoder of placeholders for a value at `codingPath` from the record, read as the reader
+    /// likes.
+    init(depth: Int = 0, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) {
         self.depth = depth
+        self.codingPath = codingPath
         self.userInfo = userInfo
     }
 
-    /// A placeholder value of `type`.
+    /// A placeholder value of `type`, for the value at `codingPath` from the record.
     ///
-    /// - Throws: ``ProbeFailure`` when the type refuses every placeholder, or holds types more than
-    ///   ``ShapeProbe/maximumDepth`` deep.
+    /// - Throws: ``ProbeFailure`` at the path of the value that refuses every placeholder, or that
+    ///   holds types more than ``ShapeProbe/maximumDepth`` deep.
     static func placeholder<T: Decodable>(
-        of type: T.Type, userInfo: [CodingUserInfoKey: Any], depth: Int = 0
+        of type: T.Type, at codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any], depth: Int = 0
     ) throws -> T {
-        guard depth < ShapeProbe.maximumDepth else { throw ProbeFailure.tooDeep(type) }
+        guard depth < ShapeProbe.maximumDepth else { throw ProbeFailure(.tooDeep(type), at: codingPath) }
         if let special = SpecialType(type), let value = special.placeholder as? T { return value }
         if let metadata = RecordMetadata() as? T { return metadata }
         do {
-            return try T(from: PlaceholderDecoder(depth: depth, userInfo: userInfo))
+            return try T(from: PlaceholderDecoder(depth: depth, codingPath: codingPath, userInfo: userInfo))
         } catch let failure as ProbeFailure {
             throw failure
         } catch {
@@ -36,7 +40,7 @@ final class PlaceholderDecoder: Decoder, SingleValueDecodingContainer {
             if let cases = type as? any CaseIterable.Type, let first = Self.firstCase(of: cases) as? T {
                 return first
             }
-            throw ProbeFailure.failed(type, error)
+            throw ProbeFailure(.failed(type, error), at: codingPath)
         }
     }
 
@@ -44,14 +48,23 @@ final class PlaceholderDecoder: Decoder, SingleValueDecodingContainer {
         type.allCases.first
     }
 
-    /// A placeholder of a type that a container of this decoder reads.
-    fileprivate func placeholder<T: Decodable>(of type: T.Type) throws -> T {
-        try Self.placeholder(of: type, userInfo: userInfo, depth: depth &+ 1)
+    /// A placeholder of a type that a container of this decoder reads, under `key` when the
+    /// container has keys.
+    fileprivate func placeholder<T: Decodable>(of type: T.Type, at key: (any CodingKey)? = nil) throws -> T {
+        try Self.placeholder(of: type, at: path(to: key), userInfo: userInfo, depth: depth &+ 1)
+    }
+
+    /// A decoder of placeholders for the value under `key` of a container of this decoder.
+    fileprivate func nested(at key: some CodingKey) -> PlaceholderDecoder {
+        PlaceholderDecoder(depth: depth, codingPath: path(to: key), userInfo: userInfo)
+    }
+
+    private func path(to key: (any CodingKey)?) -> [any CodingKey] {
+        guard let key else { return codingPath }
+        return codingPath + [key]
     }
 
     // MARK: Decoder
-
-    var codingPath: [any CodingKey] { [] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(EmptyKeyedContainer(decoder: self))
@@ -119,7 +132,7 @@ extension SpecialType {
 private struct EmptyKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: PlaceholderDecoder
 
-    var codingPath: [any CodingKey] { [] }
+    var codingPath: [any CodingKey] { decoder.codingPath }
     var allKeys: [Key] { [] }
 
     func contains(_ key: Key) -> Bool { false }
@@ -139,20 +152,22 @@ private struct EmptyKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decode(_ type: UInt16.Type, forKey key: Key) -> UInt16 { decoder.decode(type) }
     func decode(_ type: UInt32.Type, forKey key: Key) -> UInt32 { decoder.decode(type) }
     func decode(_ type: UInt64.Type, forKey key: Key) -> UInt64 { decoder.decode(type) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try decoder.decode(type) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decoder.placeholder(of: type, at: key)
+    }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
         -> KeyedDecodingContainer<NestedKey>
     {
-        decoder.container(keyedBy: type)
+        decoder.nested(at: key).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedDecodingContainer {
-        decoder.unkeyedContainer()
+        decoder.nested(at: key).unkeyedContainer()
     }
 
     func superDecoder() -> any Decoder { decoder }
-    func superDecoder(forKey key: Key) -> any Decoder { decoder }
+    func superDecoder(forKey key: Key) -> any Decoder { decoder.nested(at: key) }
 }
 
 /// An unkeyed container at its end: a collection reads no element. A type that reads a fixed
@@ -160,7 +175,7 @@ private struct EmptyKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 private struct EmptyUnkeyedContainer: UnkeyedDecodingContainer {
     let decoder: PlaceholderDecoder
 
-    var codingPath: [any CodingKey] { [] }
+    var codingPath: [any CodingKey] { decoder.codingPath }
     var count: Int? { 0 }
     var isAtEnd: Bool { true }
     var currentIndex: Int { 0 }
@@ -181,15 +196,17 @@ private struct EmptyUnkeyedContainer: UnkeyedDecodingContainer {
     func decode(_ type: UInt16.Type) -> UInt16 { decoder.decode(type) }
     func decode(_ type: UInt32.Type) -> UInt32 { decoder.decode(type) }
     func decode(_ type: UInt64.Type) -> UInt64 { decoder.decode(type) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decode(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try decoder.placeholder(of: type, at: AnyCodingKey(index: currentIndex))
+    }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedDecodingContainer<NestedKey> {
-        decoder.container(keyedBy: type)
+        decoder.nested(at: AnyCodingKey(index: currentIndex)).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer() -> any UnkeyedDecodingContainer {
-        decoder.unkeyedContainer()
+        decoder.nested(at: AnyCodingKey(index: currentIndex)).unkeyedContainer()
     }
 
-    func superDecoder() -> any Decoder { decoder }
+    func superDecoder() -> any Decoder { decoder.nested(at: AnyCodingKey(index: currentIndex)) }
 }

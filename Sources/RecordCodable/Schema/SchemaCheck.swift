@@ -58,7 +58,8 @@ extension RecordSchema {
     /// records of other models and app versions, and Core Data's companions (`CD_` fields, their
     /// `_ckAsset` assets). A `NUMBER` field takes integers and doubles, or the one it is
     /// `PREFERRED AS`. A query's filter needs `QUERYABLE` (a range comparison `SORTABLE`, a token
-    /// search `SEARCHABLE`), and a sort `SORTABLE`; see ``Indexes``.
+    /// search `SEARCHABLE`), and a sort `SORTABLE`; see ``Indexes``. A query with no filter, for
+    /// every record of its type, needs `___recordID` `QUERYABLE`.
     ///
     /// - Parameters:
     ///   - models: The record types the models are stored as, such as ``init(models:encoder:)``
@@ -93,6 +94,13 @@ extension RecordSchema {
                 continue
             }
             let encrypted = encryptedInModels[query.recordType] ?? []
+            if query.filterBy.isEmpty {
+                // A query for every record of a type looks its records up by name.
+                problems.add(
+                    recordType.problems(
+                        querying: RecordSchema.SystemField.recordID.rawValue, needing: .queryable,
+                        encryptedInModels: false))
+            }
             for filter in query.filterBy {
                 problems.add(
                     recordType.problems(

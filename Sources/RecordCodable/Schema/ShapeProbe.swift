@@ -48,7 +48,7 @@ final class ShapeProbe: Decoder {
     /// - Throws: ``ProbeFailure`` when `type` fails before asking for anything, or holds types
     ///   too deeply.
     static func shape<T: Decodable>(of type: T.Type, context: Context, depth: Int = 0) throws -> StoredShape {
-        guard depth < maximumDepth else { throw ProbeFailure.tooDeep(type) }
+        guard depth < maximumDepth else { throw ProbeFailure(.tooDeep(type)) }
         if type is any EncryptedWrapper.Type { context.isEncrypted = true }
         if let special = SpecialType(type) { return special.storedShape }
         if type is any LinkedRecord.Type { return .type(.reference) }
@@ -66,7 +66,7 @@ final class ShapeProbe: Decoder {
         } catch let failure as ProbeFailure {
             throw failure
         } catch {
-            throw ProbeFailure.failed(type, error)
+            throw ProbeFailure(.failed(type, error))
         }
         // A list that went on past an element the probe could not answer is described by none.
         if let failure = probe.elementFailure { throw failure }
@@ -106,12 +106,24 @@ final class ShapeProbe: Decoder {
 /// Thrown, and caught, when a probe has learned what it needed.
 struct ProbeStop: Error {}
 
-/// Why a model type could not be probed.
-enum ProbeFailure: Error {
-    /// The type threw this error, on the probe's answers.
-    case failed(Any.Type, any Error)
-    /// Types held one another more than ``ShapeProbe/maximumDepth`` deep.
-    case tooDeep(Any.Type)
+/// Why a model type could not be probed, and where.
+struct ProbeFailure: Error {
+    enum Reason {
+        /// The type threw this error, on the probe's answers.
+        case failed(Any.Type, any Error)
+        /// Types held one another more than ``ShapeProbe/maximumDepth`` deep.
+        case tooDeep(Any.Type)
+    }
+
+    var reason: Reason
+    /// The path of the value that could not be probed: from the record when a
+    /// ``PlaceholderDecoder`` throws it, from the property's value when a ``ShapeProbe`` does.
+    var codingPath: [any CodingKey]
+
+    init(_ reason: Reason, at codingPath: [any CodingKey] = []) {
+        self.reason = reason
+        self.codingPath = codingPath
+    }
 }
 
 /// A probe's single value: the first value asked for is the shape.
