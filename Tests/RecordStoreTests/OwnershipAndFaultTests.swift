@@ -279,6 +279,53 @@ struct OwnershipAndFaultTests {
         }
     }
 
+    @Test("An apply whose commit fails changes nothing: applied again, it gives what it would have given")
+    func failedApplyChangesNothing() throws {
+        for editedMeanwhile in [false, true] {
+            let faults = StoreFaults()
+            var options = RecordStore.Options()
+            options.faults = faults
+            let store = try RecordStore(storeDirectory: MemoryDirectory(faults: faults), url: nil, options: options)
+            try store.save(noteRecord("A", title: "v1"))
+            let request = try #require(try store.modifyRequests().first)
+            if editedMeanwhile { try store.save(noteRecord("A", title: "v2")) }
+            let saved = serverCopy(of: noteRecord("A", title: "v1"), tag: "t1")
+            faults.fail(.flush, times: 1, with: EIO)
+            #expect(throws: RecordStoreError.self) {
+                try store.apply(RecordsModifyResponse(records: [.success(saved)]), for: request)
+            }
+            #expect(try store.storedRecord(for: noteKey("A"))?.status == (editedMeanwhile ? .pending : .sent))
+            if editedMeanwhile {
+                // The server's copy of what was sent, fetched now, is the app's own: no conflict.
+                try store.applyFetched([.success(saved)], zone: RecordStore.defaultZone)
+                #expect(try store.storedRecord(for: noteKey("A"))?.status == .pending)
+                #expect(try store.titles() == ["A": "v2"])
+            } else {
+                let outcome = try store.apply(RecordsModifyResponse(records: [.success(saved)]), for: request)
+                #expect(outcome.saved == [noteKey("A")])
+                #expect(try store.storedRecord(for: noteKey("A"))?.status == .synced)
+            }
+        }
+    }
+
+    @Test("Opening a store where a file is gives the system's reason")
+    func storeOverAFile() throws {
+        try withStoreDirectory { directory in
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let file = directory.appendingPathComponent("plain")
+            try Data("text".utf8).write(to: file)
+            expectStoreError(.fileSystem(operation: "create directory", path: file.path, code: EEXIST)) {
+                _ = try RecordStore(directory: file)
+            }
+            expectStoreError(
+                .fileSystem(
+                    operation: "create directory", path: file.appendingPathComponent("inner").path, code: ENOTDIR)
+            ) {
+                _ = try RecordStore(directory: file.appendingPathComponent("inner"))
+            }
+        }
+    }
+
     @Test("The store compacts on its own once most of the journal is dead")
     func automaticCompaction() throws {
         var options = RecordStore.Options()

@@ -109,6 +109,47 @@ struct RecordsTests {
         }
     }
 
+    @Test("A batch call that throws stages nothing: the closure may catch it and commit the rest")
+    func batchCallThatThrows() throws {
+        struct Scale: Codable, Hashable, LinkedRecord {
+            var id: String
+            var weight: Double
+        }
+        struct Weighed: Codable, Hashable {
+            var id: String
+            var title: String
+            var scale: Scale
+        }
+        let store = try RecordStore.inMemory()
+        try store.save(noteRecord("kept", title: "before"))
+        var failures = 0
+        try store.write { batch in
+            try batch.save(noteRecord("first"))
+            // The model is saved before its linked model, which JSON cannot carry.
+            do {
+                try batch.park(Weighed(id: "W", title: "t", scale: Scale(id: "S", weight: .nan)))
+            } catch { failures += 1 }
+            // A record changed before, and changed again by the call that throws, is as before it.
+            do {
+                try batch.save(contentsOf: [
+                    noteRecord("first", title: "again"), noteRecord("kept", title: "again"), noteRecord("new"),
+                    Record(recordType: "Note", recordName: ""),
+                ])
+            } catch { failures += 1 }
+            do {
+                try batch.parkAll([
+                    Weighed(id: "W1", title: "t", scale: Scale(id: "S1", weight: 1)),
+                    Weighed(id: "W2", title: "t", scale: Scale(id: "S2", weight: .infinity)),
+                ])
+            } catch { failures += 1 }
+            #expect(try batch.record(for: noteKey("first"))?["title"] == .string("Title"))
+            try batch.save(noteRecord("last"))
+        }
+        #expect(failures == 3)
+        #expect(try store.titles() == ["kept": "before", "first": "Title", "last": "Title"])
+        #expect(try store.keys().map(\.recordType) == ["Note", "Note", "Note"])
+    }
+
     @Test("A record made and deleted in one batch leaves nothing behind")
     func madeAndDeleted() throws {
         let store = try RecordStore.inMemory()

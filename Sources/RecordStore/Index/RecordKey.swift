@@ -7,6 +7,11 @@
 /// ``StoredRecord/lastError``). Share names across types only for records that stay on the
 /// device, such as the key-value view's.
 ///
+/// Names are compared as Swift compares strings: two names that differ only in their Unicode
+/// normalisation (`"café"` with a precomposed `é`, or with `e` and a combining accent) are one
+/// key, and the store keeps records whose names differ only so as one record. Name records with
+/// plain identifiers (UUIDs, numbers), or keep their names in one normalisation.
+///
 /// ```swift
 /// let key = RecordKey(recordType: "Note", recordName: "N1")          // in the default zone
 /// let stored = try store.record(for: key)

@@ -298,6 +298,7 @@ extension NSError {
     /// The POSIX error code under a Cocoa file error, if there is one.
     fileprivate var posixCode: Int32? {
         if domain == NSPOSIXErrorDomain { return Int32(truncatingIfNeeded: code) }
-        return (userInfo[NSUnderlyingErrorKey] as? NSError)?.posixCode
+        // On Linux the underlying error is a `POSIXError`, which `as? NSError` does not find.
+        return (userInfo[NSUnderlyingErrorKey] as? any Error).flatMap { ($0 as NSError).posixCode }
     }
 }

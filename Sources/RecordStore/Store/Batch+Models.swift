@@ -5,14 +5,17 @@ extension RecordStore.Batch {
     /// Parks a model; see ``RecordStore/park(_:inZone:)``.
     public mutating func park<Model: Codable>(_ model: Model, inZone zone: String? = nil) throws {
         let zone = zone ?? RecordStore.defaultZone
-        for record in try records(parking: model, inZone: zone) {
-            try save(record, inZone: zone)
+        let records = try records(parking: model, inZone: zone)
+        try atomically { batch in
+            for record in records { try batch.save(record, inZone: zone) }
         }
     }
 
     /// Parks models; see ``RecordStore/parkAll(_:inZone:)``.
     public mutating func parkAll<Model: Codable>(_ models: some Sequence<Model>, inZone zone: String? = nil) throws {
-        for model in models { try park(model, inZone: zone) }
+        try atomically { batch in
+            for model in models { try batch.park(model, inZone: zone) }
+        }
     }
 
     /// The model of `type` whose identifier is `identifier`, as the batch sees it.
@@ -57,8 +60,9 @@ extension RecordStore.Batch {
     /// Deletes every model of `type`; see ``RecordStore/deleteAll(_:inZone:)``.
     public mutating func deleteAll<Model>(_ type: Model.Type, inZone zone: String? = nil) throws {
         let recordType = RecordEncoder.recordType(of: type)
-        for key in keys(where: { key, _ in key.recordType == recordType && (zone == nil || key.zone == zone) }) {
-            try deleteRecord(for: key)
+        let keys = keys(where: { key, _ in key.recordType == recordType && (zone == nil || key.zone == zone) })
+        try atomically { batch in
+            for key in keys { try batch.deleteRecord(for: key) }
         }
     }
 

@@ -17,6 +17,10 @@ extension RecordStore {
     ///
     /// A batch belongs to its closure: it reads and writes under the store's lock, which the
     /// closure holds. Keep none of it afterwards.
+    ///
+    /// A call of the batch that throws stages nothing, as a call of the store that throws changes
+    /// nothing: a model whose linked model cannot be stored is not parked without it, and the
+    /// closure may catch the error and go on with the rest.
     public struct Batch {
         let engine: StoreEngine
         let options: Options
@@ -25,6 +29,9 @@ extension RecordStore {
         private(set) var changes = StoreEngine.Commit()
         /// Where each changed record is in `changes`.
         private var positions: [RecordKey: Int] = [:]
+        /// While a call runs ``atomically(_:)``: the entries it replaced in `changes`, as they were,
+        /// to be put back if it throws. `nil` outside such a call.
+        private var replaced: [(position: Int, entry: RecordEntry?)]?
 
         init(engine: StoreEngine, options: Options) {
             self.engine = engine
@@ -51,10 +58,37 @@ extension RecordStore {
 
         private mutating func stage(_ entry: RecordEntry?, for key: RecordKey) {
             if let position = positions[key] {
+                replaced?.append((position, changes.records[position].entry))
                 changes.records[position].entry = entry
             } else {
                 positions[key] = changes.records.count
                 changes.records.append((key, entry))
+            }
+        }
+
+        /// Runs `body`, which stages changes, and takes back all it staged when it throws. A call
+        /// inside another is part of the outer one, which takes back both.
+        ///
+        /// What a call staged is the changes appended after those before it, and the entries it
+        /// replaced: so taking it back costs what it staged, not what the batch holds.
+        mutating func atomically<Result>(_ body: (inout Self) throws -> Result) rethrows -> Result {
+            guard replaced == nil else { return try body(&self) }
+            let appended = changes.records.count
+            let syncTokens = changes.syncTokens
+            replaced = []
+            do {
+                let result = try body(&self)
+                replaced = nil
+                return result
+            } catch {
+                for (position, entry) in (replaced ?? []).reversed() where position < appended {
+                    changes.records[position].entry = entry
+                }
+                for (key, _) in changes.records[appended...] { positions[key] = nil }
+                changes.records.removeSubrange(appended...)
+                changes.syncTokens = syncTokens
+                replaced = nil
+                throw error
             }
         }
 
@@ -98,7 +132,9 @@ extension RecordStore {
 
         /// Saves records; see ``RecordStore/save(contentsOf:inZone:)``.
         public mutating func save(contentsOf records: some Sequence<Record>, inZone zone: String? = nil) throws {
-            for record in records { try save(record, inZone: zone) }
+            try atomically { batch in
+                for record in records { try batch.save(record, inZone: zone) }
+            }
         }
 
         /// Saves a record, kept on the device only when `localOnly`.

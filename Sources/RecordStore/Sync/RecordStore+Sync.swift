@@ -128,7 +128,10 @@ extension RecordStore {
     @discardableResult
     public func apply(_ response: RecordsModifyResponse, for request: RecordsModifyRequest) throws -> ModifyOutcome {
         try withEngine { engine in
-            try commitBatch(on: engine) { batch in
+            // The records whose last request this answers: they are forgotten as sent once the
+            // commit holds, so that an apply that throws changes nothing.
+            var answered: Set<RecordKey> = []
+            let outcome = try commitBatch(on: engine) { batch in
                 let zone = request.zoneID?.zoneName ?? Self.defaultZone
                 var results: [String: RecordResult] = [:]
                 for result in response.records {
@@ -142,11 +145,14 @@ extension RecordStore {
                         // The version sent, when this is the answer to the last request that
                         // carried the record; not to an older one (sent again since, or before
                         // the store was reopened).
-                        let latest = engine.sent[key].flatMap { sent in
-                            sent.wasSent(by: operation.record) ? sent.version : nil
-                        }
+                        let latest =
+                            answered.contains(key)
+                            ? nil
+                            : engine.sent[key].flatMap { sent in
+                                sent.wasSent(by: operation.record) ? sent.version : nil
+                            }
                         if latest != nil, let result = results[name], result.unreadable == nil {
-                            engine.sent[key] = nil
+                            answered.insert(key)
                         }
                         let change: ServerChanges.Outcome
                         switch results[name] {
@@ -192,6 +198,8 @@ extension RecordStore {
                 }
                 return outcome
             }
+            for key in answered { engine.sent[key] = nil }
+            return outcome
         }
     }
 
