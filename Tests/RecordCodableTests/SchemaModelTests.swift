@@ -566,7 +566,7 @@ struct SchemaModelTests {
             ])
     }
 
-    @Test("A type that checks its data is no enum: its error says to describe the record type by hand")
+    @Test("A type that checks its data, or an enum without raw values, is told what would work for it")
     func typeThatChecksItsData() throws {
         struct Email: Codable {
             var text: String
@@ -595,8 +595,23 @@ struct SchemaModelTests {
             #expect(description.contains("\(typeName) refused them"), "\(description)")
             #expect(
                 description.hasSuffix(
-                    "Describe the record type by hand, with RecordSchema.RecordType(name:fields:grants:)."))
+                    "If \(typeName) is an enum, make it CaseIterable (its first case is used); else describe the record "
+                        + "type by hand, with RecordSchema.RecordType(name:fields:grants:)."))
         }
+        // An enum without raw values takes its first case once it is CaseIterable.
+        enum Mood: Codable { case happy, sad }
+        enum CountedMood: Codable, CaseIterable { case happy, sad }
+        struct Diary: Codable {
+            var id: String
+            var mood: Mood
+        }
+        struct CountedDiary: Codable {
+            var id: String
+            var mood: CountedMood
+        }
+        let error = expectDecodingError("dataCorrupted", at: "mood") { _ = try RecordType(Diary.self) }
+        #expect(error?.context?.debugDescription.contains("If Mood is an enum, make it CaseIterable") == true)
+        #expect(try RecordType(CountedDiary.self).fields == [Field(name: "mood", type: .bytes)])
     }
 
     @Test("A value the probe cannot build is reported at its full coding path, however it is reached")
@@ -628,7 +643,7 @@ struct SchemaModelTests {
         expectDecodingError("dataCorrupted", at: "meta.settings.state") { _ = try RecordType(ReadsNested.self) }
     }
 
-    @Test("Fields that the model writes without reading them are in its schema, typed by the value written")
+    @Test("A field that only encode(to:) writes is not seen; added by hand, it is checked like the rest")
     func fieldsOnlyWritten() throws {
         // What a `let schemaVersion = 2` does, without the compiler's warning that it is not decoded.
         struct Versioned: Codable {
@@ -636,6 +651,10 @@ struct SchemaModelTests {
             var name: String
             var schemaVersion: Int { 2 }
             enum CodingKeys: String, CodingKey { case id, name, schemaVersion }
+            init(id: String, name: String) {
+                self.id = id
+                self.name = name
+            }
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 id = try container.decode(String.self, forKey: .id)
@@ -645,102 +664,47 @@ struct SchemaModelTests {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(id, forKey: .id)
                 try container.encode(name, forKey: .name)
-                try container.encode(schemaVersion, forKey: .schemaVersion)
+                // A derived value that placeholders would trap on: the probe never runs this.
+                try container.encode(100 / schemaVersion, forKey: .schemaVersion)
             }
         }
-        struct Searchable: Codable {
-            var id: String
-            var title: String
-            var tags: [String]
-            enum CodingKeys: String, CodingKey { case id, title, tags, titleLowercased, tagCount, savedAt }
-            init(id: String, title: String, tags: [String]) {
-                self.id = id
-                self.title = title
-                self.tags = tags
-            }
-            init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                id = try container.decode(String.self, forKey: .id)
-                title = try container.decode(String.self, forKey: .title)
-                tags = try container.decode([String].self, forKey: .tags)
-            }
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(id, forKey: .id)
-                try container.encode(title, forKey: .title)
-                try container.encode(tags, forKey: .tags)
-                try container.encode(title.lowercased(), forKey: .titleLowercased)
-                try container.encode(["count"] + tags, forKey: .tagCount)
-                try container.encode(Date(timeIntervalSince1970: 0), forKey: .savedAt)
-            }
-        }
-        #expect(
-            try RecordType(Versioned.self).fields == [
-                Field(name: "name", type: .string), Field(name: "schemaVersion", type: .int64),
-            ])
-        var encoder = RecordEncoder()
-        encoder.encryptedKeys = ["titleLowercased"]
-        let recordType = try RecordType(Searchable.self, encoder: encoder)
-        #expect(
-            recordType.fields == [
-                Field(name: "savedAt", type: .timestamp), Field(name: "tagCount", type: .list(.string)),
-                Field(name: "tags", type: .list(.string)), Field(name: "title", type: .string),
-                Field(name: "titleLowercased", type: .string, isEncrypted: true),
-            ])
-        // Every field a record of the model carries is in the schema, typed as it is written.
-        let record = try encoder.encode(Searchable(id: "s", title: "T", tags: []))
+        var recordType = try RecordType(Versioned.self)
+        #expect(recordType.fields == [Field(name: "name", type: .string)])
+        recordType.fields.append(Field(name: "schemaVersion", type: .int64))
+        let record = try RecordEncoder().encode(Versioned(id: "v", name: "n"))
         let carried = RecordType(
-            name: record.recordType,
-            fields: record.fields.map {
-                Field(name: $0.key, type: $0.value.schemaType, isEncrypted: record.encryptedFields.contains($0.key))
-            }
-            .filter { $0.name != "tags" })
+            name: record.recordType, fields: record.fields.map { Field(name: $0.key, type: $0.value.schemaType) })
         #expect(RecordSchema(recordTypes: [recordType]).problems(for: RecordSchema(recordTypes: [carried])) == [])
     }
 
-    @Test("A field only written that holds an empty list is an error: nothing tells its elements' type")
-    func emptyListOnlyWritten() throws {
-        struct Tagged: Codable {
-            var id: String
-            enum CodingKeys: String, CodingKey { case id, defaultTags }
-            init(from decoder: any Decoder) throws {
-                id = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .id)
-            }
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(id, forKey: .id)
-                try container.encode([String](), forKey: .defaultTags)
-            }
-        }
-        let error = expectEncodingError(at: "defaultTags") { _ = try RecordType(Tagged.self) }
-        if case .invalidValue(_, let context)? = error {
-            #expect(context.debugDescription.contains("writes the field 'defaultTags' without reading it"))
-        }
-    }
-
-    @Test("A model that cannot encode its placeholders is described by what it reads")
-    func placeholdersNotEncodable() throws {
-        struct Strict: Codable {
-            var id: String
+    @Test("An element that the probe cannot build is reported at its index")
+    func pathOfUnbuildableElement() throws {
+        enum Switch: String, Codable { case on, off }
+        struct Pair: Codable {
             var name: String
-            var extra: Int
-            enum CodingKeys: String, CodingKey { case id, name, extra }
+            var state: Switch
+            init(from decoder: any Decoder) throws {
+                var elements = try decoder.unkeyedContainer()
+                name = try elements.decode(String.self)
+                state = try elements.decode(Switch.self)
+            }
+        }
+        struct Owned: Codable {
+            var id: String
+            var owner: Pair
+        }
+        struct Listed: Codable {
+            var id: String
+            var states: [Switch]
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 id = try container.decode(String.self, forKey: .id)
-                name = try container.decode(String.self, forKey: .name)
-                extra = 0
-            }
-            func encode(to encoder: any Encoder) throws {
-                guard name != "0" else {
-                    throw EncodingError.invalidValue(name, EncodingError.Context(codingPath: [], debugDescription: "0"))
-                }
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(name, forKey: .name)
-                try container.encode(extra, forKey: .extra)
+                var elements = try container.nestedUnkeyedContainer(forKey: .states)
+                states = [try elements.decode(Switch.self)]
             }
         }
-        #expect(try RecordType(Strict.self).fields == [Field(name: "name", type: .string)])
+        expectDecodingError("dataCorrupted", at: "owner.Index 1") { _ = try RecordType(Owned.self) }
+        expectDecodingError("dataCorrupted", at: "states.Index 0") { _ = try RecordType(Listed.self) }
     }
 
     @Test("A type that holds itself ends with an error, not a stack overflow")

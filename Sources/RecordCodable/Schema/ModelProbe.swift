@@ -32,15 +32,14 @@ final class ModelProbe: Decoder {
         userInfo = encoder.userInfo.mapValues { $0 as Any }
     }
 
-    /// Decodes a `Model` from the probe, noting its fields, and returns the model made of
-    /// placeholders.
+    /// Decodes a `Model` from the probe, noting its fields.
     ///
     /// - Throws: `DecodingError.dataCorrupted` at the path of the value that the probe could not
     ///   describe or build a placeholder of, and any error the model throws on its own.
-    func probe<Model: Decodable>(_ model: Model.Type) throws -> Model {
+    func probe<Model: Decodable>(_ model: Model.Type) throws {
         // A value read through a nested container fails inside the model's own code, out of reach
         // of the checks around each property.
-        try Self.reporting { try Model(from: self) }
+        _ = try Self.reporting { try Model(from: self) }
     }
 
     /// Notes the field for `key`, unless it is the identifier kept out of the fields. A key read
@@ -68,23 +67,24 @@ final class ModelProbe: Decoder {
             do {
                 return try ShapeProbe.shape(of: type, context: context)
             } catch var failure as ProbeFailure {
-                // A shape probe knows no path beyond the property's value.
-                failure.codingPath = [key] + failure.codingPath
+                // A shape probe knows no path beyond the value it describes.
+                let path: [any CodingKey] = isListElement ? [key, AnyCodingKey(index: 0)] : [key]
+                failure.codingPath = path + failure.codingPath
                 throw failure
             }
         }
         note(key, isListElement ? shape.asListElement : shape, isEncrypted: context.isEncrypted)
     }
 
-    /// A decoder of placeholders, for the value under `key` that the model reads through a nested
+    /// A decoder of placeholders, for the value at `path` that the model reads through a nested
     /// container or a decoder of its own.
-    fileprivate func placeholderDecoder(at key: some CodingKey) -> PlaceholderDecoder {
-        PlaceholderDecoder(codingPath: [key], userInfo: userInfo)
+    fileprivate func placeholderDecoder(at path: [any CodingKey]) -> PlaceholderDecoder {
+        PlaceholderDecoder(codingPath: path, userInfo: userInfo)
     }
 
-    /// A placeholder of type `T` for the property under `key`.
-    fileprivate func placeholder<T: Decodable>(_ type: T.Type, forKey key: some CodingKey) throws -> T {
-        try Self.reporting { try PlaceholderDecoder.placeholder(of: type, at: [key], userInfo: userInfo) }
+    /// A placeholder of type `T` for the value at `path`: a property, or an element of its list.
+    fileprivate func placeholder<T: Decodable>(_ type: T.Type, at path: [any CodingKey]) throws -> T {
+        try Self.reporting { try PlaceholderDecoder.placeholder(of: type, at: path, userInfo: userInfo) }
     }
 
     /// Runs `body`, turning a ``ProbeFailure`` into a `DecodingError` at the failure's path that
@@ -103,12 +103,13 @@ final class ModelProbe: Decoder {
             + "answers (nil, empty, 0, \"0\", a CaseIterable enum's first case)"
         switch failure.reason {
         case .failed(let type, let error):
-            // Only a type with raw values can take its first case, or any raw value.
+            // Only a type with raw values can be a RecordEnum, and only an enum CaseIterable.
             let advice =
                 type is any RawRepresentable.Type
                 ? "Make \(type) CaseIterable (its first case is used) or a RecordEnum, or describe the record type "
                     + "by hand."
-                : "Describe the record type by hand, with RecordSchema.RecordType(name:fields:grants:)."
+                : "If \(type) is an enum, make it CaseIterable (its first case is used); else describe the record "
+                    + "type by hand, with RecordSchema.RecordType(name:fields:grants:)."
             return DecodingError.Context(
                 codingPath: failure.codingPath,
                 debugDescription: "\(explanation), and \(type) refused them (\(error)). \(advice)",
@@ -175,10 +176,10 @@ private struct FieldProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if T.self == RecordMetadata.self || KnownTypes.isOptionalMetadata(T.self) {
             // The record's metadata, never a field.
-            return try probe.placeholder(type, forKey: key)
+            return try probe.placeholder(type, at: [key])
         }
         try probe.noteProperty(type, forKey: key)
-        return try probe.placeholder(type, forKey: key)
+        return try probe.placeholder(type, at: [key])
     }
 
     /// An optional property: its field is noted, and its value is `nil`.
@@ -191,7 +192,7 @@ private struct FieldProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         -> KeyedDecodingContainer<NestedKey>
     {
         probe.note(key, .json)
-        return probe.placeholderDecoder(at: key).container(keyedBy: type)
+        return probe.placeholderDecoder(at: [key]).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -204,12 +205,12 @@ private struct FieldProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     /// A value that a superclass reads as it likes, stored as any nested value is: as JSON.
     func superDecoder(forKey key: Key) -> any Decoder {
         probe.note(key, .json)
-        return probe.placeholderDecoder(at: key)
+        return probe.placeholderDecoder(at: [key])
     }
 
     private func plain<T: Decodable>(_ type: T.Type, _ fieldType: RecordSchema.FieldType, _ key: Key) throws -> T {
         probe.note(key, .type(fieldType))
-        return try probe.placeholder(type, forKey: key)
+        return try probe.placeholder(type, at: [key])
     }
 }
 
@@ -241,9 +242,13 @@ private struct ListFieldProbe<Key: CodingKey>: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if currentIndex == 0 { try probe.noteProperty(type, forKey: key, isListElement: true) }
+        let path = elementPath
         currentIndex &+= 1
-        return try probe.placeholder(type, forKey: key)
+        return try probe.placeholder(type, at: path)
     }
+
+    /// The path of the element at `currentIndex`.
+    private var elementPath: [any CodingKey] { [key, AnyCodingKey(index: currentIndex)] }
 
     // A list of lists or of nested values is stored as JSON.
 
@@ -263,8 +268,9 @@ private struct ListFieldProbe<Key: CodingKey>: UnkeyedDecodingContainer {
 
     private mutating func jsonElement() -> PlaceholderDecoder {
         probe.note(key, .json)
+        let path = elementPath
         currentIndex &+= 1
-        return probe.placeholderDecoder(at: key)
+        return probe.placeholderDecoder(at: path)
     }
 }
 

@@ -171,42 +171,61 @@ private struct EmptyKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 }
 
 /// An unkeyed container at its end: a collection reads no element. A type that reads a fixed
-/// number of elements anyway, such as a range, gets placeholders.
+/// number of elements anyway, such as a range, gets placeholders, each at its own index.
 private struct EmptyUnkeyedContainer: UnkeyedDecodingContainer {
     let decoder: PlaceholderDecoder
 
     var codingPath: [any CodingKey] { decoder.codingPath }
     var count: Int? { 0 }
     var isAtEnd: Bool { true }
-    var currentIndex: Int { 0 }
+    private(set) var currentIndex = 0
 
-    func decodeNil() -> Bool { true }
-
-    func decode(_ type: Bool.Type) -> Bool { decoder.decode(type) }
-    func decode(_ type: String.Type) -> String { decoder.decode(type) }
-    func decode(_ type: Double.Type) -> Double { decoder.decode(type) }
-    func decode(_ type: Float.Type) -> Float { decoder.decode(type) }
-    func decode(_ type: Int.Type) -> Int { decoder.decode(type) }
-    func decode(_ type: Int8.Type) -> Int8 { decoder.decode(type) }
-    func decode(_ type: Int16.Type) -> Int16 { decoder.decode(type) }
-    func decode(_ type: Int32.Type) -> Int32 { decoder.decode(type) }
-    func decode(_ type: Int64.Type) -> Int64 { decoder.decode(type) }
-    func decode(_ type: UInt.Type) -> UInt { decoder.decode(type) }
-    func decode(_ type: UInt8.Type) -> UInt8 { decoder.decode(type) }
-    func decode(_ type: UInt16.Type) -> UInt16 { decoder.decode(type) }
-    func decode(_ type: UInt32.Type) -> UInt32 { decoder.decode(type) }
-    func decode(_ type: UInt64.Type) -> UInt64 { decoder.decode(type) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try decoder.placeholder(of: type, at: AnyCodingKey(index: currentIndex))
+    init(decoder: PlaceholderDecoder) {
+        self.decoder = decoder
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedDecodingContainer<NestedKey> {
-        decoder.nested(at: AnyCodingKey(index: currentIndex)).container(keyedBy: type)
+    mutating func decodeNil() -> Bool {
+        currentIndex &+= 1
+        return true
     }
 
-    func nestedUnkeyedContainer() -> any UnkeyedDecodingContainer {
-        decoder.nested(at: AnyCodingKey(index: currentIndex)).unkeyedContainer()
+    mutating func decode(_ type: Bool.Type) -> Bool { next(decoder.decode(type)) }
+    mutating func decode(_ type: String.Type) -> String { next(decoder.decode(type)) }
+    mutating func decode(_ type: Double.Type) -> Double { next(decoder.decode(type)) }
+    mutating func decode(_ type: Float.Type) -> Float { next(decoder.decode(type)) }
+    mutating func decode(_ type: Int.Type) -> Int { next(decoder.decode(type)) }
+    mutating func decode(_ type: Int8.Type) -> Int8 { next(decoder.decode(type)) }
+    mutating func decode(_ type: Int16.Type) -> Int16 { next(decoder.decode(type)) }
+    mutating func decode(_ type: Int32.Type) -> Int32 { next(decoder.decode(type)) }
+    mutating func decode(_ type: Int64.Type) -> Int64 { next(decoder.decode(type)) }
+    mutating func decode(_ type: UInt.Type) -> UInt { next(decoder.decode(type)) }
+    mutating func decode(_ type: UInt8.Type) -> UInt8 { next(decoder.decode(type)) }
+    mutating func decode(_ type: UInt16.Type) -> UInt16 { next(decoder.decode(type)) }
+    mutating func decode(_ type: UInt32.Type) -> UInt32 { next(decoder.decode(type)) }
+    mutating func decode(_ type: UInt64.Type) -> UInt64 { next(decoder.decode(type)) }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let value = try decoder.placeholder(of: type, at: AnyCodingKey(index: currentIndex))
+        return next(value)
     }
 
-    func superDecoder() -> any Decoder { decoder.nested(at: AnyCodingKey(index: currentIndex)) }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedDecodingContainer<
+        NestedKey
+    > {
+        next(decoder.nested(at: AnyCodingKey(index: currentIndex)).container(keyedBy: type))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedDecodingContainer {
+        next(decoder.nested(at: AnyCodingKey(index: currentIndex)).unkeyedContainer())
+    }
+
+    mutating func superDecoder() -> any Decoder {
+        next(decoder.nested(at: AnyCodingKey(index: currentIndex)))
+    }
+
+    /// `value`, the element at `currentIndex`, after which the container moves on.
+    private mutating func next<Value>(_ value: Value) -> Value {
+        currentIndex &+= 1
+        return value
+    }
 }

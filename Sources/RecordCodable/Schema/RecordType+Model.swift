@@ -3,7 +3,7 @@ import Foundation
 extension RecordSchema.RecordType {
     /// The record type that ``RecordEncoder`` writes for a model type, found from the type alone.
     ///
-    /// Each property the model decodes or encodes becomes a field, typed as the encoder stores it (see
+    /// Each property the model decodes becomes a field, typed as the encoder stores it (see
     /// <doc:TypeMapping>): `String` is `STRING`, integers and `Bool` are `INT64`, a raw-value enum
     /// its raw value's type, `[String]` is `LIST<STRING>`, a nested struct or a dictionary is
     /// `BYTES` (its JSON), a ``LinkedRecord`` is `REFERENCE`, a ``RecordAssetValue`` is `ASSET`,
@@ -29,8 +29,10 @@ extension RecordSchema.RecordType {
     ///   for, or keys that it reads only for some data: the probe sees one path through it.
     /// - A plain raw-value enum's cases, when it is not `CaseIterable`: such a property fails with
     ///   an error that says so (a ``RecordEnum`` takes any placeholder).
-    /// - Keys that `encode(to:)` writes without `init(from:)` reading them (`let version = 2`),
-    ///   when the encoder refuses the model made of placeholders: they are found by encoding it.
+    /// - Keys that `encode(to:)` writes without `init(from:)` reading them: a `let` with a default
+    ///   value (`let schemaVersion = 2`), which the synthesized `init(from:)` skips, or a field
+    ///   that a hand-written `encode(to:)` adds. The probe runs no `encode(to:)`, which could do
+    ///   anything with placeholder values: add such fields to ``fields`` yourself.
     ///
     /// When these do not fit, build the record type by hand with ``init(name:fields:grants:)``.
     ///
@@ -48,7 +50,7 @@ extension RecordSchema.RecordType {
     /// - Throws: `DecodingError.dataCorrupted` at a property's path when the probe cannot describe
     ///   it or build a placeholder of it, and any error the model's `init(from:)` throws on the
     ///   placeholders; `EncodingError.invalidValue` at a key's path for a key that makes no valid
-    ///   field name, a key only written whose value is an empty list, two keys stored in one field (by the key strategy), an encrypted asset or
+    ///   field name, two keys stored in one field (by the key strategy), an encrypted asset or
     ///   reference, an index on an encrypted field, or a key in `fileURLKeys` or `indexes` that
     ///   names no `URL` property, or no property, of the model.
     public init<Model: Decodable>(
@@ -59,7 +61,7 @@ extension RecordSchema.RecordType {
         grants: [RecordSchema.Grant] = []
     ) throws {
         let probe = ModelProbe(encoder: encoder)
-        let placeholderModel = try probe.probe(model)
+        try probe.probe(model)
         if let identifier = probe.identifier,
             identifier.isEncrypted || encoder.encryptedKeys.contains(identifier.key.stringValue)
         {
@@ -96,10 +98,6 @@ extension RecordSchema.RecordType {
             }
             fields.append(field)
         }
-        for field in try Self.fieldsOnlyWritten(by: placeholderModel, encoder: encoder, besides: keysByField) {
-            try Self.check(field, of: model, at: AnyCodingKey(stringValue: field.name))
-            fields.append(field)
-        }
         let keys = Set(probe.fields.map(\.key.stringValue))
         for key in fileURLKeys where !keys.contains(key) {
             throw Self.noProperty(key, of: model, in: "fileURLKeys")
@@ -117,34 +115,6 @@ extension RecordSchema.RecordType {
             fields.append(RecordSchema.Field(name: key, type: systemField.type, indexes: keyIndexes))
         }
         self.init(name: ModelTypes.info(of: Model.self).recordType, fields: fields, grants: grants)
-    }
-
-    /// The fields that the model's `encode(to:)` writes but its `init(from:)` never reads, such as
-    /// a `let` with a default value (`let schemaVersion = 2`) or a key that a hand-written
-    /// `encode(to:)` adds: found by encoding the model made of placeholders, typed by the values
-    /// written. None when the model is not `Encodable`, or when the encoder refuses the
-    /// placeholders, which then tell nothing.
-    ///
-    /// - Parameter names: The fields found already, by name.
-    /// - Throws: `EncodingError.invalidValue` for such a field that holds an empty list, whose
-    ///   elements' type nothing tells.
-    private static func fieldsOnlyWritten(
-        by model: some Decodable, encoder: RecordEncoder, besides names: [String: String]
-    ) throws -> [RecordSchema.Field] {
-        func record<Written: Encodable>(of value: Written) -> Record? { try? encoder.encode(value) }
-        guard let written = model as? any Encodable, let record = record(of: written) else { return [] }
-        var fields: [RecordSchema.Field] = []
-        for (name, value) in record.fields.sorted(by: { $0.key < $1.key }) where names[name] == nil {
-            guard let type = RecordSchema.FieldType(storing: value) else {
-                throw EncodingError.invalid(
-                    value, at: [AnyCodingKey(stringValue: name)],
-                    "\(type(of: model)) writes the field '\(name)' without reading it, and the list it writes is "
-                        + "empty, so nothing tells the type of its elements: describe the record type by hand.")
-            }
-            fields.append(
-                RecordSchema.Field(name: name, type: type, isEncrypted: record.encryptedFields.contains(name)))
-        }
-        return fields
     }
 
     /// Throws for a field that CloudKit would refuse: an encrypted asset or reference, or an
@@ -170,25 +140,5 @@ extension RecordSchema.RecordType {
             key, at: [AnyCodingKey(stringValue: key)],
             "'\(key)' is in \(option), but \(model) stores no field under that key"
                 + (option == "indexes" ? ", and it names no system field." : "."))
-    }
-}
-
-extension RecordSchema.FieldType {
-    /// The type of a field that holds `value`; for a list, a list of its first element's type.
-    /// `nil` for an empty list, whose elements' type it cannot tell.
-    init?(storing value: RecordValue) {
-        switch value {
-        case .string: self = .string
-        case .int64: self = .int64
-        case .double: self = .double
-        case .bytes: self = .bytes
-        case .date: self = .timestamp
-        case .asset: self = .asset
-        case .reference: self = .reference
-        case .location: self = .location
-        case .list(let elements):
-            guard let first = elements.first, let element = Self(storing: first) else { return nil }
-            self = .list(element)
-        }
     }
 }
