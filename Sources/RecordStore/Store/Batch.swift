@@ -29,6 +29,9 @@ extension RecordStore {
         private(set) var changes = StoreEngine.Commit()
         /// Where each changed record is in `changes`.
         private var positions: [RecordKey: Int] = [:]
+        /// Where the changed records of each zone and name are in `changes`, so that the types
+        /// staged under a name are found without a walk over the whole batch.
+        private var positionsByName: [ZoneAndName: [Int]] = [:]
         /// While a call runs ``atomically(_:)``: the entries it replaced in `changes`, as they were,
         /// to be put back if it throws. `nil` outside such a call.
         private var replaced: [(position: Int, entry: RecordEntry?)]?
@@ -62,6 +65,7 @@ extension RecordStore {
                 changes.records[position].entry = entry
             } else {
                 positions[key] = changes.records.count
+                positionsByName[ZoneAndName(key), default: []].append(changes.records.count)
                 changes.records.append((key, entry))
             }
         }
@@ -84,7 +88,12 @@ extension RecordStore {
                 for (position, entry) in (replaced ?? []).reversed() where position < appended {
                     changes.records[position].entry = entry
                 }
-                for (key, _) in changes.records[appended...] { positions[key] = nil }
+                for (key, _) in changes.records[appended...] {
+                    positions[key] = nil
+                    // The positions of a name grow in order: the call's are its last.
+                    positionsByName[ZoneAndName(key)]?.removeAll { $0 >= appended }
+                    if positionsByName[ZoneAndName(key)]?.isEmpty == true { positionsByName[ZoneAndName(key)] = nil }
+                }
                 changes.records.removeSubrange(appended...)
                 changes.syncTokens = syncTokens
                 replaced = nil
@@ -112,8 +121,9 @@ extension RecordStore {
 
         /// The types of the records named `name` in `zone` that the batch staged.
         func stagedTypes(named name: String, inZone zone: String) -> [String] {
-            changes.records.compactMap {
-                $0.entry != nil && $0.key.zone == zone && $0.key.recordName == name ? $0.key.recordType : nil
+            (positionsByName[ZoneAndName(zone: zone, name: name)] ?? []).compactMap { position in
+                let staged = changes.records[position]
+                return staged.entry != nil ? staged.key.recordType : nil
             }
         }
 
@@ -171,5 +181,20 @@ extension RecordStore {
                 stageRemoval(of: key)
             }
         }
+    }
+}
+
+/// A record's zone and name: what CloudKit names a record by, whatever its type.
+private struct ZoneAndName: Hashable {
+    let zone: String
+    let name: String
+
+    init(zone: String, name: String) {
+        self.zone = zone
+        self.name = name
+    }
+
+    init(_ key: RecordKey) {
+        self.init(zone: key.zone, name: key.recordName)
     }
 }
