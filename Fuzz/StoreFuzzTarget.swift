@@ -375,7 +375,9 @@ private func use(_ store: RecordStore) {
     attempt("sending changes") {
         for request in try store.modifyRequests() { try store.apply(success(of: request, tag: "fuzz"), for: request) }
     }
-    attempt("reading models") { _ = try store.retrieveAll(Note.self) }
+    // A model may not fit what the server sent (a list where it reads a string): that is the
+    // model's DecodingError, whatever the target.
+    attempt("reading models", modelsMayNotFit: true) { _ = try store.retrieveAll(Note.self) }
     attempt("reading key-values") {
         let values = store.keyValues(namespace: "fuzz")
         for key in try values.keys() { _ = try values.value(String.self, forKey: key) }
@@ -408,10 +410,13 @@ private struct Note: Codable {
     var count: Int?
 }
 
-/// Runs `body`, which may end in a value or in an error a store throws, and in nothing else.
-private func attempt(_ what: String, _ body: () throws -> Void) {
+/// Runs `body`, which may end in a value or in an error a store throws, and in nothing else; or,
+/// when `modelsMayNotFit`, in the `DecodingError` of a model that does not fit its record.
+private func attempt(_ what: String, modelsMayNotFit: Bool = false, _ body: () throws -> Void) {
     do {
         try body()
+    } catch is DecodingError where modelsMayNotFit {
+        // The model's own error, at the field that does not fit.
     } catch {
         expectStoreError(error, what)
     }

@@ -203,6 +203,13 @@ struct LinkedRecordTests {
             _ = try RecordDecoder().decode(Post.self, from: records[0], linkedRecords: records)
         }
         #expect(error?.context?.debugDescription.contains("'Publisher'") == true)
+        // An optional link reads nil: the record of its type was not given.
+        struct MaybeAuthored: Codable, Equatable {
+            var id: String
+            var author: Author?
+        }
+        let maybe = try RecordDecoder().decode(MaybeAuthored.self, from: records[0], linkedRecords: records)
+        #expect(maybe.author == nil)
     }
 
     @Test("Errors inside a linked record carry the path of the reference")

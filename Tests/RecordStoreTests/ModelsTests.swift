@@ -337,4 +337,58 @@ struct ModelsTests {
         #expect(try store.retrieveAll(FiledNote.self).isEmpty)
         #expect(try store.retrieveAll(Folder.self).count == 1)
     }
+
+    @Test("An optional link whose record is gone reads nil, also when a record of another type has its name")
+    func goneLinkWithNamesake() throws {
+        struct Tag: Codable, Hashable, LinkedRecord {
+            var id: String
+            var label: String
+        }
+        struct Note: Codable, Hashable {
+            var id: String
+            var title: String
+            var folder: Folder?
+            var folders: [Folder?]
+        }
+        let store = try RecordStore.inMemory()
+        let work = Folder(id: "work", name: "Work")
+        try store.park(Note(id: "N", title: "t", folder: work, folders: [work]))
+        try store.park(Tag(id: "work", label: "work"))
+        try store.delete(Folder.self, identifier: "work")
+        let unfiled = Note(id: "N", title: "t", folder: nil, folders: [nil])
+        #expect(try store.retrieve(Note.self, identifier: "N") == unfiled)
+        #expect(try store.retrieveAll(Note.self) == [unfiled])
+    }
+
+    @Test("A model deleted locally reads as it was, with the models it linked to, deleted since or not")
+    func deletedLocallyWithLinks() throws {
+        let store = try RecordStore.inMemory()
+        let note = FiledNote(id: "N", title: "t", folder: Folder(id: "F", name: "Folder"))
+        let fetched = try RecordEncoder().encodeGraph(note).map { record -> RecordResult in
+            var record = record
+            record.metadata = RecordMetadata(changeTag: "t1")
+            return .success(record)
+        }
+        try store.applyFetched(fetched)
+        try store.delete(note)
+        #expect(try store.retrieveAll(FiledNote.self, status: .deletedLocally) == [note])
+        try store.delete(note.folder)
+        #expect(try store.retrieveAll(FiledNote.self, status: .deletedLocally) == [note])
+        #expect(try store.retrieveAll(FiledNote.self) == [])
+    }
+
+    @Test("A model that does not fit what the server sent is a DecodingError at its field")
+    func modelThatDoesNotFitTheServer() throws {
+        struct Note: Codable {
+            var id: String
+            var title: String?
+        }
+        let store = try RecordStore.inMemory()
+        var record = serverCopy(of: noteRecord("N"), tag: "t1")
+        record["title"] = .list([.string("a"), .string("b")])
+        try store.applyFetched([.success(record)])
+        let error = #expect(throws: DecodingError.self) { _ = try store.retrieveAll(Note.self) }
+        #expect(error?.kind == "typeMismatch")
+        #expect(error?.fullPath == "title")
+    }
 }

@@ -23,7 +23,7 @@ extension RecordDecodingEngine {
         if case .reference(let reference) = value {
             if T.self is any LinkedRecord.Type { return try decodeLinked(type, from: reference, at: path) }
             // An optional linked model whose record was not given is nil.
-            if isMissingLinkedRecord(value), LinkedRecordDecoding.isOptionalLinked(T.self) {
+            if LinkedRecordDecoding.isOptionalLinked(T.self), isMissingLinkedRecord(value, of: T.self) {
                 noteUnreadLink(at: path)
                 return try LinkedRecordDecoding.none(of: type)
             }

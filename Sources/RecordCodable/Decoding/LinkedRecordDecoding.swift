@@ -74,6 +74,12 @@ final class GraphDecoding {
         return named.last { $0.recordType == recordType } ?? named.last
     }
 
+    /// Whether the graph has a record named `name` that a model of `recordType` reads: one of
+    /// that type, or of none (the server leaves the type out of some answers).
+    func hasRecord(named name: String, ofType recordType: String) -> Bool {
+        records[name]?.contains { $0.recordType == recordType || $0.recordType.isEmpty } ?? false
+    }
+
     func decodedValue(of link: Link) -> Any? { decoded[link] }
     func isDecoding(_ link: Link) -> Bool { inProgress.contains(link) }
     func begin(_ link: Link) { inProgress.insert(link) }
@@ -144,11 +150,14 @@ extension RecordDecodingEngine {
         }
     }
 
-    /// Whether `value` names a linked record that is not in the graph, so that an optional linked
-    /// property reads it as `nil`.
-    func isMissingLinkedRecord(_ value: RecordValue) -> Bool {
+    /// Whether `value` names a linked record of `type` (a linked model, or an optional one) that
+    /// is not in the graph, so that an optional linked property reads it as `nil`. A record of
+    /// another type under the name is not it: a store may keep records of two types under one
+    /// name, and one of them may be gone.
+    func isMissingLinkedRecord<T>(_ value: RecordValue, of type: T.Type) -> Bool {
         guard case .reference(let reference) = value else { return false }
-        return graph?.record(named: reference.recordName) == nil
+        guard let graph else { return true }
+        return !graph.hasRecord(named: reference.recordName, ofType: ModelTypes.info(of: type).recordType)
     }
 
     /// Notes that the optional linked property at `path` read its field, a reference to a record

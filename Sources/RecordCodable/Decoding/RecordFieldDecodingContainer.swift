@@ -136,7 +136,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
         if engine.isIdentifier(named: name) { return engine.hasName ? try identifier(as: type, forKey: key) : nil }
         guard let value = engine.field(named: name) else { return nil }
         // An optional linked model whose record was not given is nil.
-        if engine.isMissingLinkedRecord(value), T.self is any LinkedRecord.Type {
+        if T.self is any LinkedRecord.Type, engine.isMissingLinkedRecord(value, of: T.self) {
             engine.noteUnreadLink(at: .field(named: name))
             return nil
         }

@@ -24,14 +24,14 @@ extension RecordStore.Batch {
     ) throws -> Model? {
         let key = RecordStore.key(of: type, identifier: identifier, inZone: zone)
         guard let record = try record(for: key) else { return nil }
-        var reader = modelReader
+        var reader = modelReader()
         return try reader.model(type, from: record, zone: key.zone)
     }
 
     /// Every model of `type`, as the batch sees them, in `zone` or in every zone, by zone and record name.
     public func retrieveAll<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws -> [Model] {
         let recordType = RecordEncoder.recordType(of: type)
-        var reader = modelReader
+        var reader = modelReader()
         return try keys { key, state in
             key.recordType == recordType && (zone == nil || key.zone == zone) && state.isVisible
         }.compactMap { key in
@@ -125,19 +125,25 @@ extension RecordStore.Batch {
 
     // MARK: Reading models
 
-    /// A reader that finds linked records through this batch.
-    var modelReader: ModelReader {
+    /// A reader that finds linked records through this batch: the visible ones, and those deleted
+    /// locally, as they were before, when `readingDeleted`.
+    func modelReader(readingDeleted: Bool = false) -> ModelReader {
         ModelReader(decoder: options.decoder) { name, zone in
-            try visibleRecords(named: name, inZone: zone)
+            try visibleRecords(named: name, inZone: zone, orDeleted: readingDeleted)
         }
     }
 
-    /// The visible records named `name` in `zone`, of any type, as the batch sees them.
-    func visibleRecords(named name: String, inZone zone: String) throws -> [Record] {
+    /// The visible records named `name` in `zone`, of any type, as the batch sees them; with
+    /// those deleted locally, as they were before, when `orDeleted`.
+    func visibleRecords(named name: String, inZone zone: String, orDeleted: Bool = false) throws -> [Record] {
         var types = Set(engine.index.records(named: name, inZone: zone).map(\.key.recordType))
         types.formUnion(stagedTypes(named: name, inZone: zone))
         return try types.sorted().compactMap { recordType in
-            try record(for: RecordKey(zone: zone, recordType: recordType, recordName: name))
+            let key = RecordKey(zone: zone, recordType: recordType, recordName: name)
+            guard orDeleted, let entry = try entry(for: key), entry.status == .deletedLocally else {
+                return try record(for: key)
+            }
+            return try entry.local.decoded(as: key)
         }
     }
 }

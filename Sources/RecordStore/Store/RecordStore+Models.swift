@@ -73,7 +73,8 @@ extension RecordStore {
         _ type: Model.Type, status: SyncStatus, inZone zone: String? = nil
     ) throws -> [Model] {
         let recordType = RecordEncoder.recordType(of: type)
-        return try models(type) { batch in
+        // A model deleted locally links to models as they were, deleted since or not.
+        return try models(type, readingDeleted: status == .deletedLocally) { batch in
             try batch.keys { key, state in
                 key.recordType == recordType && (zone == nil || key.zone == zone) && state.status == status
             }.compactMap { key in try batch.entry(for: key).map { (try $0.local.decoded(as: key), key.zone) } }
@@ -105,11 +106,14 @@ extension RecordStore {
     /// those of the models they link to, are read under one hold of the lock, so that the models
     /// are a snapshot of the store, never half of a commit made meanwhile; the models are decoded
     /// after it.
+    ///
+    /// - Parameter readingDeleted: Whether linked records deleted locally are read too, as they
+    ///   were before their deletion.
     private func models<Model: Decodable>(
-        _ type: Model.Type, of select: (Batch) throws -> [(record: Record, zone: String)]
+        _ type: Model.Type, readingDeleted: Bool = false, of select: (Batch) throws -> [(record: Record, zone: String)]
     ) throws -> [Model] {
         let read = try reading { batch in
-            var reader = batch.modelReader
+            var reader = batch.modelReader(readingDeleted: readingDeleted)
             return try select(batch).map { record, zone in
                 (record: record, linked: try reader.linkedRecords(of: record, zone: zone))
             }
