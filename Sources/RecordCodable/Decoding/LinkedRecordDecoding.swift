@@ -67,17 +67,22 @@ final class GraphDecoding {
         self.records = Dictionary(grouping: records, by: \.recordName)
     }
 
-    /// The record named `name`: the one of `recordType` when several records share the name,
-    /// else the last one given.
-    func record(named name: String, ofType recordType: String? = nil) -> Record? {
+    /// The record named `name` that a model of `recordType` reads: the last one given of that
+    /// type, else of none (the server leaves the type out of some answers). Else the last one
+    /// given of another type, which the model cannot read; `nil` when none has the name.
+    func record(named name: String, ofType recordType: String) -> Record? {
         guard let named = records[name] else { return nil }
-        return named.last { $0.recordType == recordType } ?? named.last
+        return named.last { $0.recordType == recordType } ?? named.last { $0.recordType.isEmpty } ?? named.last
     }
 
-    /// Whether the graph has a record named `name` that a model of `recordType` reads: one of
-    /// that type, or of none (the server leaves the type out of some answers).
+    /// Whether the graph has a record named `name` that a model of `recordType` reads.
     func hasRecord(named name: String, ofType recordType: String) -> Bool {
-        records[name]?.contains { $0.recordType == recordType || $0.recordType.isEmpty } ?? false
+        record(named: name, ofType: recordType).map { Self.reads($0, asType: recordType) } ?? false
+    }
+
+    /// Whether a model stored in records of `recordType` reads `record`.
+    static func reads(_ record: Record, asType recordType: String) -> Bool {
+        record.recordType == recordType || record.recordType.isEmpty
     }
 
     func decodedValue(of link: Link) -> Any? { decoded[link] }
@@ -112,7 +117,7 @@ extension RecordDecodingEngine {
                 "The reference names the record '\(name)', which was not given: pass the records that \(type) "
                     + "links to as linkedRecords, or decode the property as a RecordReference.")
         }
-        guard record.recordType == expectedType || record.recordType.isEmpty else {
+        guard GraphDecoding.reads(record, asType: expectedType) else {
             throw DecodingError.typeMismatch(
                 type,
                 DecodingError.Context(

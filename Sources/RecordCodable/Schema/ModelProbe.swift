@@ -63,16 +63,9 @@ final class ModelProbe: Decoder {
         _ type: T.Type, forKey key: some CodingKey, isListElement: Bool = false
     ) throws {
         let context = ShapeProbe.Context(userInfo: userInfo)
-        let shape = try Self.reporting {
-            do {
-                return try ShapeProbe.shape(of: type, context: context)
-            } catch var failure as ProbeFailure {
-                // A shape probe knows no path beyond the value it describes.
-                let path: [any CodingKey] = isListElement ? [key, AnyCodingKey(index: 0)] : [key]
-                failure.codingPath = path + failure.codingPath
-                throw failure
-            }
-        }
+        // A shape probe knows no path beyond the value it describes.
+        let path: [any CodingKey] = isListElement ? [key, AnyCodingKey(index: 0)] : [key]
+        let shape = try Self.reporting(under: path) { try ShapeProbe.shape(of: type, context: context) }
         note(key, isListElement ? shape.asListElement : shape, isEncrypted: context.isEncrypted)
     }
 
@@ -87,12 +80,16 @@ final class ModelProbe: Decoder {
         try Self.reporting { try PlaceholderDecoder.placeholder(of: type, at: path, userInfo: userInfo) }
     }
 
-    /// Runs `body`, turning a ``ProbeFailure`` into a `DecodingError` at the failure's path that
-    /// says what to do.
-    private static func reporting<Result>(_ body: () throws -> Result) throws -> Result {
+    /// Runs `body`, turning a ``ProbeFailure`` into a `DecodingError` that says what to do, at the
+    /// failure's path after `prefix` (the path of the value a shape probe describes; a placeholder
+    /// decoder's failures have their whole path).
+    private static func reporting<Result>(under prefix: [any CodingKey] = [], _ body: () throws -> Result) throws
+        -> Result
+    {
         do {
             return try body()
-        } catch let failure as ProbeFailure {
+        } catch var failure as ProbeFailure {
+            failure.codingPath = prefix + failure.codingPath
             throw DecodingError.dataCorrupted(context(of: failure))
         }
     }

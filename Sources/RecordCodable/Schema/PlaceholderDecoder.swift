@@ -205,23 +205,25 @@ private struct EmptyUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) -> UInt64 { next(decoder.decode(type)) }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let value = try decoder.placeholder(of: type, at: AnyCodingKey(index: currentIndex))
-        return next(value)
+        next(try decoder.placeholder(of: type, at: elementKey))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedDecodingContainer<
         NestedKey
     > {
-        next(decoder.nested(at: AnyCodingKey(index: currentIndex)).container(keyedBy: type))
+        next(decoder.nested(at: elementKey).container(keyedBy: type))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedDecodingContainer {
-        next(decoder.nested(at: AnyCodingKey(index: currentIndex)).unkeyedContainer())
+        next(decoder.nested(at: elementKey).unkeyedContainer())
     }
 
     mutating func superDecoder() -> any Decoder {
-        next(decoder.nested(at: AnyCodingKey(index: currentIndex)))
+        next(decoder.nested(at: elementKey))
     }
+
+    /// The key of the element at `currentIndex`.
+    private var elementKey: AnyCodingKey { AnyCodingKey(index: currentIndex) }
 
     /// `value`, the element at `currentIndex`, after which the container moves on.
     private mutating func next<Value>(_ value: Value) -> Value {

@@ -42,3 +42,15 @@ public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible
     /// `zone/recordType/recordName`.
     public var description: String { "\(zone)/\(recordType)/\(recordName)" }
 }
+
+/// A record's zone and name, whatever its type: what CloudKit names a record by, and what a
+/// reference names.
+struct NameInZone: Hashable {
+    var zone: String
+    var name: String
+}
+
+extension RecordKey {
+    /// The key's zone and name.
+    var nameInZone: NameInZone { NameInZone(zone: zone, name: recordName) }
+}

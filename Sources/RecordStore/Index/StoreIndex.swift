@@ -26,11 +26,6 @@ struct StoreIndex {
         case syncToken(zone: String)
     }
 
-    private struct NameKey: Hashable {
-        var zone: String
-        var name: String
-    }
-
     /// The records of one name in one zone: nearly always one type.
     private enum Types {
         /// None: only while a slot is being replaced.
@@ -39,7 +34,7 @@ struct StoreIndex {
         case many([String: Slot])
     }
 
-    private var byName: [NameKey: Types] = [:]
+    private var byName: [NameInZone: Types] = [:]
     private var tokens: [String: (token: String, location: EntryLocation)] = [:]
 
     /// How many records the index holds.
@@ -51,14 +46,14 @@ struct StoreIndex {
     /// The record of `key`.
     subscript(key: RecordKey) -> Slot? {
         get {
-            switch byName[NameKey(zone: key.zone, name: key.recordName)] {
+            switch byName[key.nameInZone] {
             case .one(let recordType, let slot): recordType == key.recordType ? slot : nil
             case .many(let slots): slots[key.recordType]
             case .vacant, nil: nil
             }
         }
         set {
-            let nameKey = NameKey(zone: key.zone, name: key.recordName)
+            let nameKey = key.nameInZone
             // One look-up of the name: the entry is found, or made, and changed in place.
             let old = Self.replace(key.recordType, with: newValue, in: &byName[nameKey, default: .vacant])
             if newValue == nil, case .vacant = byName[nameKey] { byName[nameKey] = nil }
@@ -113,7 +108,7 @@ struct StoreIndex {
 
     /// The records named `name` in `zone`, of any type.
     func records(named name: String, inZone zone: String) -> [(key: RecordKey, slot: Slot)] {
-        switch byName[NameKey(zone: zone, name: name)] {
+        switch byName[NameInZone(zone: zone, name: name)] {
         case .one(let recordType, let slot):
             [(RecordKey(zone: zone, recordType: recordType, recordName: name), slot)]
         case .many(let slots):

@@ -31,7 +31,7 @@ extension RecordStore {
         private var positions: [RecordKey: Int] = [:]
         /// Where the changed records of each zone and name are in `changes`, so that the types
         /// staged under a name are found without a walk over the whole batch.
-        private var positionsByName: [ZoneAndName: [Int]] = [:]
+        private var positionsByName: [NameInZone: [Int]] = [:]
         /// While a call runs ``atomically(_:)``: the entries it replaced in `changes`, as they were,
         /// to be put back if it throws. `nil` outside such a call.
         private var replaced: [(position: Int, entry: RecordEntry?)]?
@@ -65,7 +65,7 @@ extension RecordStore {
                 changes.records[position].entry = entry
             } else {
                 positions[key] = changes.records.count
-                positionsByName[ZoneAndName(key), default: []].append(changes.records.count)
+                positionsByName[key.nameInZone, default: []].append(changes.records.count)
                 changes.records.append((key, entry))
             }
         }
@@ -91,8 +91,9 @@ extension RecordStore {
                 for (key, _) in changes.records[appended...] {
                     positions[key] = nil
                     // The positions of a name grow in order: the call's are its last.
-                    positionsByName[ZoneAndName(key)]?.removeAll { $0 >= appended }
-                    if positionsByName[ZoneAndName(key)]?.isEmpty == true { positionsByName[ZoneAndName(key)] = nil }
+                    let name = key.nameInZone
+                    positionsByName[name]?.removeAll { $0 >= appended }
+                    if positionsByName[name]?.isEmpty == true { positionsByName[name] = nil }
                 }
                 changes.records.removeSubrange(appended...)
                 changes.syncTokens = syncTokens
@@ -121,7 +122,7 @@ extension RecordStore {
 
         /// The types of the records named `name` in `zone` that the batch staged.
         func stagedTypes(named name: String, inZone zone: String) -> [String] {
-            (positionsByName[ZoneAndName(zone: zone, name: name)] ?? []).compactMap { position in
+            (positionsByName[NameInZone(zone: zone, name: name)] ?? []).compactMap { position in
                 let staged = changes.records[position]
                 return staged.entry != nil ? staged.key.recordType : nil
             }
@@ -181,20 +182,5 @@ extension RecordStore {
                 stageRemoval(of: key)
             }
         }
-    }
-}
-
-/// A record's zone and name: what CloudKit names a record by, whatever its type.
-private struct ZoneAndName: Hashable {
-    let zone: String
-    let name: String
-
-    init(zone: String, name: String) {
-        self.zone = zone
-        self.name = name
-    }
-
-    init(_ key: RecordKey) {
-        self.init(zone: key.zone, name: key.recordName)
     }
 }

@@ -8,11 +8,6 @@ import RecordCodable
 /// one by name in its zone, and hands them all to the decoder. Records found once are kept for
 /// the next model, so that a thousand notes of one folder read the folder once.
 struct ModelReader {
-    private struct NameInZone: Hashable {
-        var zone: String
-        var name: String
-    }
-
     let decoder: RecordDecoder
     /// The visible records named `name` in `zone`, of any type.
     let recordsNamed: (_ name: String, _ zone: String) throws -> [Record]
