@@ -169,6 +169,66 @@ struct LinkedRecordTests {
         }
     }
 
+    // MARK: A set of records for many models
+
+    @Test("A LinkedRecordSet decodes each model as the records themselves do, for many models at once")
+    func linkedRecordSet() throws {
+        let addresses = [
+            Address(id: "ad1", street: "Rue", city: City(id: "c1", country: Country(id: "fr", name: "France"))),
+            Address(id: "ad2", street: "Via", city: City(id: "c2", country: Country(id: "it", name: "Italia"))),
+        ]
+        let records = try addresses.flatMap { try RecordEncoder().encodeGraph($0) }
+        let linked = LinkedRecordSet(records)
+        let decoded = try records.filter { $0.recordType == "Address" }.map {
+            try RecordDecoder().decode(Address.self, from: $0, linkedRecords: linked)
+        }
+        #expect(decoded == addresses)
+        // Missing records, records of another type and cycles read as with the records themselves.
+        let draft = try RecordEncoder().encodeGraph(
+            Draft(id: "d1", author: Author(id: "A2", name: "Bo"), reviewers: [Self.ada]))
+        let withoutAuthor = try RecordDecoder().decode(
+            Draft.self, from: draft[0], linkedRecords: LinkedRecordSet([draft[2]]))
+        #expect(withoutAuthor.author == nil)
+        expectDecodingError("valueNotFound", at: "reviewers.Index 0") {
+            _ = try RecordDecoder().decode(Draft.self, from: draft[0], linkedRecords: LinkedRecordSet([]))
+        }
+        let node = Node(id: "self")
+        node.next = node
+        defer { node.next = nil }
+        let selfLinked = try RecordEncoder().encodeGraph(node)
+        expectDecodingError("dataCorrupted", at: "next") {
+            _ = try RecordDecoder().decode(Node.self, from: selfLinked[0], linkedRecords: LinkedRecordSet(selfLinked))
+        }
+    }
+
+    @Test("Left out of the set, a model's own record reads as a record not given: what a store gathers for each")
+    func linkedRecordSetWithoutOwnRecord() throws {
+        let first = Node(id: "n1")
+        let second = Node(id: "n2", next: first)
+        first.next = second
+        defer { first.next = nil }
+        let records = try RecordEncoder().encodeGraph(first)
+        let linked = LinkedRecordSet(records)
+        // n1 links to n2, which links back to n1: without n1 among its links, n2's link is nil.
+        let node = try RecordDecoder().decode(
+            Node.self, from: records[0], linkedRecords: linked, excludingOwnRecord: true)
+        #expect(node.next?.id == "n2")
+        #expect(node.next?.next == nil)
+        node.next = nil
+        // A record of another type under the model's name is still read.
+        let author = Record(recordType: "Author", recordName: "P1", fields: ["name": .string("Ada")])
+        var post = try RecordEncoder().encode(Self.post)
+        post["author"] = .reference(RecordReference(recordName: "P1"))
+        post["comments"] = .list([])
+        let decoded = try RecordDecoder().decode(
+            Post.self, from: post, linkedRecords: LinkedRecordSet([post, author]), excludingOwnRecord: true)
+        #expect(decoded.author == Author(id: "P1", name: "Ada"))
+        expectDecodingError("dataCorrupted", at: "next.next") {
+            _ = try RecordDecoder().decode(
+                Node.self, from: records[0], linkedRecords: linked, excludingOwnRecord: false)
+        }
+    }
+
     // MARK: Missing and mismatched records
 
     struct Draft: Codable, Equatable {

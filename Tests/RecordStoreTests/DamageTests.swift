@@ -136,6 +136,36 @@ struct DamageTests {
         }
     }
 
+    @Test("A damaged record that a synced model linked to is an error when the model is parked again")
+    func damagedLinkOfAParkedModel() throws {
+        // A note and its folder as the server sent them; then the folder's JSON damaged.
+        let directory = MemoryDirectory(faults: nil)
+        let store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+        let records = try RecordEncoder().encodeGraph(
+            FiledNote(id: "n", title: "T", folder: Folder(id: "old", name: "Old")))
+        try store.applyFetched(records.map { .success(serverCopy(of: $0, tag: "t1")) })
+        let size = try store.journalSize
+        let journal = try #require(try directory.openFile(named: Journal.fileName))
+        var bytes = try journal.read(count: size, at: 0)
+        let folderKey = RecordKey(recordType: "Folder", recordName: "old")
+        let damaged = RecordEntry(
+            key: folderKey, status: .synced, isDeletion: false,
+            local: try EncodedRecord(serverCopy(of: Record(recordType: "Folder", recordName: "other"), tag: "t1")),
+            server: nil, lastError: nil)
+        bytes += try Self.commit(damaged, after: bytes)
+        try open(bytes) { store in
+            // The edited note links elsewhere, so only reading the note as it was finds the folder.
+            let edited = FiledNote(id: "n", title: "T", folder: Folder(id: "new", name: "New"))
+            do {
+                try store.park(edited)
+                Issue.record("The note was parked over a damaged record it linked to")
+            } catch DecodingError.dataCorrupted(let context) {
+                #expect(context.debugDescription.hasSuffix("the journal is damaged."))
+            }
+            #expect(try store.records(in: .pending).isEmpty)
+        }
+    }
+
     @Test("A server's deletion marker, kept without a type as the server sends it, reads under its key's type")
     func untypedDeletionMarker() throws {
         let journal = Self.threeCommits

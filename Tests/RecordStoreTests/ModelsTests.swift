@@ -391,4 +391,68 @@ struct ModelsTests {
         #expect(error?.kind == "typeMismatch")
         #expect(error?.fullPath == "title")
     }
+
+    struct Step: Codable, Hashable {
+        var id: String
+        var next: RecordReference?
+    }
+
+    @Test("Models that link one to the next are read in one walk for them all, each with its links")
+    func chainedModels() throws {
+        let store = try RecordStore.inMemory()
+        let steps = (0..<300).map {
+            Step(id: "s\($0)", next: $0 < 299 ? RecordReference(recordName: "s\($0 + 1)") : nil)
+        }
+        try store.parkAll(steps)
+        #expect(Set(try store.retrieveAll(Step.self)) == Set(steps))
+        // Each step reaches every later one, so that a walk from each would gather 44,850 records:
+        // the one walk gathers each step once.
+        let gathered = try store.reading { batch in
+            let roots = try steps.map { step in
+                let key = RecordKey(recordType: "Step", recordName: step.id)
+                return (record: try #require(try batch.record(for: key)), zone: RecordStore.defaultZone)
+            }
+            var reader = batch.modelReader()
+            return try reader.linkedRecords(ofAll: roots)
+        }
+        guard case .shared(let linked) = gathered else {
+            Issue.record("one set was expected")
+            return
+        }
+        #expect(linked.count == 299)
+    }
+
+    final class Knot: Codable, LinkedRecord {
+        var id: String
+        var next: Knot?
+
+        init(id: String, next: Knot? = nil) {
+            self.id = id
+            self.next = next
+        }
+    }
+
+    @Test("Models that link to each other: a model's link back to itself reads as a record not given")
+    func modelsLinkedInACycle() throws {
+        let store = try RecordStore.inMemory()
+        let first = Knot(id: "k1")
+        let second = Knot(id: "k2", next: first)
+        first.next = second
+        defer { first.next = nil }
+        try store.park(first)
+        let knots = try store.retrieveAll(Knot.self)
+        #expect(knots.map(\.id) == ["k1", "k2"])
+        #expect(knots.map { $0.next?.id } == ["k2", "k1"])
+        #expect(knots.map { $0.next?.next == nil } == [true, true])
+        #expect(try store.retrieve(Knot.self, identifier: "k1")?.next?.id == "k2")
+    }
+
+    @Test("Models of two zones whose links name records of one name read each its own zone's")
+    func linksOfOneNameInTwoZones() throws {
+        let store = try RecordStore.inMemory()
+        try store.park(FiledNote(id: "n1", title: "One", folder: Folder(id: "f", name: "Home")), inZone: "Home")
+        try store.park(FiledNote(id: "n2", title: "Two", folder: Folder(id: "f", name: "Work")), inZone: "Work")
+        #expect(try store.retrieveAll(FiledNote.self).map(\.folder.name) == ["Home", "Work"])
+        #expect(try store.write { try $0.retrieveAll(FiledNote.self) }.map(\.folder.name) == ["Home", "Work"])
+    }
 }

@@ -57,7 +57,7 @@ extension RecordEncoder {
     ///   assets where the original holds assets, such as a web address (which the server refuses).
     public func encode<T: Codable>(_ value: T, updating original: Record) throws -> Record {
         let edited = try encode(value)
-        let graph = GraphDecoding(records: [] as [Record])
+        let graph = GraphDecoding(records: LinkedRecordSet([]))
         let baseline = try encode(readBack(type(of: value), from: original, in: graph))
         return try RecordUpdate(original: original, baseline: baseline, graph: graph).update(to: edited, of: value)
     }
@@ -95,8 +95,13 @@ extension RecordEncoder {
     /// linked records than `linkedOriginals` (RecordStore, whose reader finds the same records):
     /// a link of an original whose record is not among them, which the model read as `nil` too,
     /// is left as the server has it when the model writes none, instead of an error.
+    ///
+    /// `linkedOriginalsNamed`, when given, finds more originals by name, as the original model
+    /// reads its links: so a caller need not gather every original that the originals link to,
+    /// through plain references too, when the model reads few of them.
     package func encodeGraph<T: Codable>(
-        _ value: T, updating original: Record, linkedOriginals: some Sequence<Record>, keepingUnreadLinks: Bool
+        _ value: T, updating original: Record, linkedOriginals: some Sequence<Record>, keepingUnreadLinks: Bool,
+        linkedOriginalsNamed: ((_ name: String) -> [Record])? = nil
     ) throws -> [Record] {
         // By type and name: records of two types may share a name.
         let originals = Dictionary(
@@ -108,7 +113,7 @@ extension RecordEncoder {
                 ?? originals[GraphDecoding.Link(recordType: "", name: record.recordName)]
         }
         let edited = try encodeGraph(value)
-        let graph = GraphDecoding(records: originals.values)
+        let graph = GraphDecoding(records: LinkedRecordSet(originals.values), lookingUp: linkedOriginalsNamed)
         let baselines = try encodeGraph(readBack(type(of: value), from: original, in: graph))
         let baselineByLink = Dictionary(
             baselines.dropFirst().map { (GraphDecoding.Link(of: $0), $0) }, uniquingKeysWith: { first, _ in first })

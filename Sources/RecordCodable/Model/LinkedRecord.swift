@@ -27,7 +27,7 @@
 ///
 /// ``RecordEncoder/encodeGraph(_:)`` returns a model's record and the records of every model it
 /// links to, to any depth, each once. ``RecordEncoder/encode(_:)`` writes the references alone.
-/// ``RecordDecoder/decode(_:from:linkedRecords:)`` rebuilds the whole model from its record and the
+/// ``RecordDecoder/decode(_:from:linkedRecords:)-(_,_,Sequence<Record>)`` rebuilds the whole model from its record and the
 /// records it links to. See <doc:Relationships>.
 public protocol LinkedRecord: Codable {}
 

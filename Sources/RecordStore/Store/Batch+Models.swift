@@ -31,12 +31,12 @@ extension RecordStore.Batch {
     /// Every model of `type`, as the batch sees them, in `zone` or in every zone, by zone and record name.
     public func retrieveAll<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws -> [Model] {
         let recordType = RecordEncoder.recordType(of: type)
-        var reader = modelReader()
-        return try keys { key, state in
+        let roots = try keys { key, state in
             key.recordType == recordType && (zone == nil || key.zone == zone) && state.isVisible
-        }.compactMap { key in
-            try record(for: key).map { try reader.model(type, from: $0, zone: key.zone) }
-        }
+        }.compactMap { key in try record(for: key).map { (record: $0, zone: key.zone) } }
+        var reader = modelReader()
+        let linked = try reader.linkedRecords(ofAll: roots)
+        return try ModelReader.models(type, from: roots.map(\.record), linkedRecords: linked, decoder: options.decoder)
     }
 
     /// Deletes a model's record; see ``RecordStore/delete(_:inZone:)``.
@@ -89,29 +89,38 @@ extension RecordStore.Batch {
             guard let original = try serverVersion(of: record, inZone: zone) else { continue }
             originals[key(of: record)] = original
         }
-        // The records the originals link to, directly, in lists or through other records, that the
-        // store's reader finds: so that the original reads as a model retrieved from the store
-        // does, and a link the edited model no longer writes was removed. A link names no type, so
-        // each record of its name comes, when the server has them all; when one of them is the
-        // store's alone, the link may mean that one, and is left as the server has it, as a link
-        // whose record the reader does not find (which the model read as `nil` too) is.
-        var looked: Set<String> = []
-        var waiting = Array(originals.values)
-        while let original = waiting.popLast() {
-            for link in original.references where looked.insert(link.recordName).inserted {
-                let found = try visibleRecords(named: link.recordName, inZone: zone)
-                let versions = try found.map { try serverVersion(of: $0, inZone: zone) }
-                guard !versions.contains(where: { $0 == nil }) else { continue }
-                for (record, version) in zip(found, versions) where originals[key(of: record)] == nil {
-                    guard let version else { continue }
-                    originals[key(of: record)] = version
-                    waiting.append(version)
+        // The records the originals link to, directly, in lists or through other records, are
+        // found by name as the original model reads its links, so that it reads as a model
+        // retrieved from the store does, and a link the edited model no longer writes was removed.
+        // (Looked up as they are read, not gathered first: records chained by plain references,
+        // which no model reads as links, would be gathered from each model to the end of the
+        // chain.) A link names no type, so each record of its name comes, when the server has
+        // them all; when one of them is the store's alone, the link may mean that one, and is
+        // left as the server has it, as a link whose record the reader does not find (which the
+        // model read as `nil` too) is.
+        var lookupError: (any Error)?
+        func serverVersions(named name: String) -> [Record] {
+            do {
+                let versions = try visibleRecords(named: name, inZone: zone).map {
+                    try serverVersion(of: $0, inZone: zone)
                 }
+                return versions.contains { $0 == nil } ? [] : versions.compactMap { $0 }
+            } catch {
+                lookupError = lookupError ?? error
+                return []
             }
         }
         let linkedOriginals = originals.filter { $0.key != key(of: root) }.sorted { $0.key < $1.key }.map(\.value)
-        let updates = try encoder.encodeGraph(
-            model, updating: rootOriginal, linkedOriginals: linkedOriginals, keepingUnreadLinks: true)
+        let updates: [Record]
+        do {
+            updates = try encoder.encodeGraph(
+                model, updating: rootOriginal, linkedOriginals: linkedOriginals, keepingUnreadLinks: true,
+                linkedOriginalsNamed: serverVersions(named:))
+        } catch {
+            // An error looking a record up comes first: the model's may follow from the record missing.
+            throw lookupError ?? error
+        }
+        if let lookupError { throw lookupError }
         return updates.map { update in originals[key(of: update)]?.applying(update) ?? update }
     }
 

@@ -23,6 +23,41 @@ struct ModelReader {
         try decoder.decode(type, from: record, linkedRecords: linkedRecords(of: record, zone: zone))
     }
 
+    /// The records that `roots`, each with its zone, link to: one set for them all when one set
+    /// serves, else a set for each.
+    mutating func linkedRecords(ofAll roots: [(record: Record, zone: String)]) throws -> LinkedRecords {
+        if let shared = try sharedLinkedRecords(of: roots) { return .shared(shared) }
+        return .each(try roots.map { try linkedRecords(of: $0.record, zone: $0.zone) })
+    }
+
+    /// The records that `roots` link to, directly or through others, gathered in one walk for
+    /// them all, so that records that many roots reach are gathered once (a chain of records
+    /// linked one to the next would otherwise be walked again from each of them).
+    ///
+    /// One set serves every root as its own would, once the root's own record is left out of it
+    /// (see `RecordDecoder.decode(_:from:linkedRecords:excludingOwnRecord:)`): each name a root's
+    /// links reach brings every record of that name in its zone, to either. `nil` when the set
+    /// would hold records of one name from two zones: a model finds a linked record by name
+    /// alone, so it might read the other zone's, where a set of its own might hold one zone's only.
+    private mutating func sharedLinkedRecords(of roots: [(record: Record, zone: String)]) throws -> LinkedRecordSet? {
+        var linked: [Record] = []
+        var zonesByName: [String: String] = [:]
+        var visited: Set<NameInZone> = []
+        var waiting = roots.flatMap { root in root.record.references.map { ($0, root.zone) } }
+        while let (reference, holderZone) = waiting.popLast() {
+            let target = NameInZone(zone: reference.zoneID?.zoneName ?? holderZone, name: reference.recordName)
+            guard visited.insert(target).inserted else { continue }
+            let records = try records(named: target)
+            guard !records.isEmpty else { continue }
+            if let zone = zonesByName.updateValue(target.zone, forKey: target.name), zone != target.zone { return nil }
+            for record in records {
+                linked.append(record)
+                waiting += record.references.map { ($0, target.zone) }
+            }
+        }
+        return LinkedRecordSet(linked)
+    }
+
     /// The records that `root`, a record of `zone`, links to, directly or through others.
     mutating func linkedRecords(of root: Record, zone: String) throws -> [Record] {
         var linked: [Record] = []
@@ -32,19 +67,40 @@ struct ModelReader {
         while let (reference, holderZone) = waiting.popLast() {
             let target = NameInZone(zone: reference.zoneID?.zoneName ?? holderZone, name: reference.recordName)
             guard visited.insert(target).inserted else { continue }
-            let records: [Record]
-            if let known = found[target] {
-                records = known
-            } else {
-                records = try recordsNamed(target.name, target.zone)
-                found[target] = records
-            }
-            for record in records where record != root {
+            for record in try records(named: target) where record != root {
                 linked.append(record)
                 waiting += record.references.map { ($0, target.zone) }
             }
         }
         return linked
+    }
+
+    /// The visible records named as `target` says, looked up once per reader.
+    private mutating func records(named target: NameInZone) throws -> [Record] {
+        if let known = found[target] { return known }
+        let records = try recordsNamed(target.name, target.zone)
+        found[target] = records
+        return records
+    }
+
+    /// The models of `records`, decoded by `decoder` with the records they link to.
+    static func models<Model: Decodable>(
+        _ type: Model.Type, from records: [Record], linkedRecords: LinkedRecords, decoder: RecordDecoder
+    ) throws -> [Model] {
+        switch linkedRecords {
+        case .shared(let linked):
+            try records.map { try decoder.decode(type, from: $0, linkedRecords: linked, excludingOwnRecord: true) }
+        case .each(let linked):
+            try zip(records, linked).map { try decoder.decode(type, from: $0, linkedRecords: $1) }
+        }
+    }
+
+    /// The records that models link to, as ``linkedRecords(ofAll:)`` gathered them.
+    enum LinkedRecords {
+        /// One set for every model, of which each model's own record is to be left out.
+        case shared(LinkedRecordSet)
+        /// The records that each model links to, in the order of the models.
+        case each([[Record]])
     }
 }
 

@@ -112,12 +112,11 @@ extension RecordStore {
     private func models<Model: Decodable>(
         _ type: Model.Type, readingDeleted: Bool = false, of select: (Batch) throws -> [(record: Record, zone: String)]
     ) throws -> [Model] {
-        let read = try reading { batch in
+        let (roots, linked) = try reading { batch in
             var reader = batch.modelReader(readingDeleted: readingDeleted)
-            return try select(batch).map { record, zone in
-                (record: record, linked: try reader.linkedRecords(of: record, zone: zone))
-            }
+            let roots = try select(batch)
+            return (roots, try reader.linkedRecords(ofAll: roots))
         }
-        return try read.map { try options.decoder.decode(type, from: $0.record, linkedRecords: $0.linked) }
+        return try ModelReader.models(type, from: roots.map(\.record), linkedRecords: linked, decoder: options.decoder)
     }
 }

@@ -173,6 +173,40 @@ try withDirectory { directory in
     if checksum == 42 { say("") }
 }
 
+// Models chained by references, each naming the next, as the server sent them: the store follows
+// every reference to gather a model's links, plain ones too, so a chain is the worst case of that
+// walk. Its cost per model should not grow with the chain's length.
+struct Step: Codable, Sendable {
+    var id: String
+    var next: RecordReference?
+    var visits: Int
+}
+
+for length in [200, 2_000] {
+    try withDirectory { directory in
+        let store = try RecordStore(directory: directory.appendingPathComponent("store"))
+        let steps = (0..<length).map {
+            Step(
+                id: "step-\($0)", next: $0 + 1 < length ? RecordReference(recordName: "step-\($0 + 1)") : nil, visits: 0
+            )
+        }
+        let fetched = try steps.map { step -> Record in
+            var record = try encoder.encode(step)
+            record.metadata = RecordMetadata(changeTag: "t1")
+            return record
+        }
+        try store.applyFetched(fetched.map { .success($0) })
+        var read: [Step] = []
+        let retrieveAll = try measure(operations: length) { read = try store.retrieveAll(Step.self) }
+        row("retrieveAll, chain of \(length), per model", retrieveAll, nil, target: "")
+        // Parked again, each is an update of the server's version, found through its links.
+        let parkAll = try measure(operations: length) {
+            try store.parkAll(read.map { Step(id: $0.id, next: $0.next, visits: $0.visits + 1) })
+        }
+        row("parkAll again, chain of \(length), per model", parkAll, nil, target: "")
+    }
+}
+
 // Reopening a store of many records: the journal read and checked, the index built.
 try withDirectory { directory in
     let url = directory.appendingPathComponent("store")
