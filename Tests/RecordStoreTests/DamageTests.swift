@@ -166,6 +166,39 @@ struct DamageTests {
         }
     }
 
+    struct Memo: Codable, Hashable {
+        var id: String
+        var title: String
+        var previous: RecordReference?
+    }
+
+    @Test("A damaged record that a synced model names by a plain reference does not stop the model's edit")
+    func damagedPlainReferenceOfAParkedModel() throws {
+        let directory = MemoryDirectory(faults: nil)
+        let store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+        let memos = [
+            Memo(id: "m0", title: "Zero"), Memo(id: "m1", title: "One", previous: RecordReference(recordName: "m0")),
+        ]
+        try store.applyFetched(try memos.map { .success(serverCopy(of: try RecordEncoder().encode($0), tag: "t1")) })
+        let size = try store.journalSize
+        let journal = try #require(try directory.openFile(named: Journal.fileName))
+        var bytes = try journal.read(count: size, at: 0)
+        let damaged = RecordEntry(
+            key: RecordKey(recordType: "Memo", recordName: "m0"), status: .synced, isDeletion: false,
+            local: try EncodedRecord(serverCopy(of: Record(recordType: "Memo", recordName: "other"), tag: "t1")),
+            server: nil, lastError: nil)
+        bytes += try Self.commit(damaged, after: bytes)
+        try open(bytes) { store in
+            // The store's reader follows every reference, so m1 does not read...
+            #expect(throws: DecodingError.self) { try store.retrieve(Memo.self, identifier: "m1") }
+            // ...but its edit is an update of its own record, which m0 has no part in.
+            try store.park(Memo(id: "m1", title: "Edited", previous: RecordReference(recordName: "m0")))
+            let sent = try store.modifyRequests().flatMap(\.operations).map(\.record)
+            #expect(sent.map(\.recordName) == ["m1"])
+            #expect(sent.first?.fields == ["title": .string("Edited")])
+        }
+    }
+
     @Test("A server's deletion marker, kept without a type as the server sends it, reads under its key's type")
     func untypedDeletionMarker() throws {
         let journal = Self.threeCommits

@@ -34,9 +34,9 @@ extension RecordDecoder {
     /// Decodes a model from its record and a set of records that many models link to.
     ///
     /// The same as ``decode(_:from:linkedRecords:)-(_,_,Sequence<Record>)``, except that the
-    /// records are sorted by name once, when the set is made, rather than for every model: so a
+    /// records are grouped by name once, when the set is made, rather than for every model: so a
     /// page of a thousand records, each decoded with the whole page as its linked records, costs a
-    /// thousand decodings, not a million steps of sorting.
+    /// thousand decodings, not a million steps of grouping.
     ///
     /// ```swift
     /// let records = response.records.compactMap(\.record)
@@ -74,7 +74,7 @@ extension RecordDecoder {
     }
 }
 
-/// Records that models link to, sorted by name once, for decoding many models that link into
+/// Records that models link to, grouped by name once, for decoding many models that link into
 /// them with ``RecordDecoder/decode(_:from:linkedRecords:)-(_,_,LinkedRecordSet)``.
 ///
 /// A set is a value: make it once, and share it between decoders and tasks.

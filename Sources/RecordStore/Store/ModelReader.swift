@@ -23,11 +23,23 @@ struct ModelReader {
         try decoder.decode(type, from: record, linkedRecords: linkedRecords(of: record, zone: zone))
     }
 
-    /// The records that `roots`, each with its zone, link to: one set for them all when one set
-    /// serves, else a set for each.
-    mutating func linkedRecords(ofAll roots: [(record: Record, zone: String)]) throws -> LinkedRecords {
-        if let shared = try sharedLinkedRecords(of: roots) { return .shared(shared) }
-        return .each(try roots.map { try linkedRecords(of: $0.record, zone: $0.zone) })
+    /// The records that each of `roots`, each with its zone, links to, in the order of `roots`.
+    ///
+    /// The roots of one zone share one set of records when one set serves them all, gathered in
+    /// one walk; else each root gets its own.
+    mutating func linkedRecords(ofAll roots: [(record: Record, zone: String)]) throws -> [LinkedRecords] {
+        var linked = [LinkedRecords](repeating: .own([]), count: roots.count)
+        let placesByZone = Dictionary(grouping: roots.indices) { roots[$0].zone }
+        for (_, places) in placesByZone.sorted(by: { $0.key < $1.key }) {
+            if let shared = try sharedLinkedRecords(of: places.map { roots[$0] }) {
+                for place in places { linked[place] = .shared(shared) }
+            } else {
+                for place in places {
+                    linked[place] = .own(try linkedRecords(of: roots[place].record, zone: roots[place].zone))
+                }
+            }
+        }
+        return linked
     }
 
     /// The records that `roots` link to, directly or through others, gathered in one walk for
@@ -36,9 +48,10 @@ struct ModelReader {
     ///
     /// One set serves every root as its own would, once the root's own record is left out of it
     /// (see `RecordDecoder.decode(_:from:linkedRecords:excludingOwnRecord:)`): each name a root's
-    /// links reach brings every record of that name in its zone, to either. `nil` when the set
-    /// would hold records of one name from two zones: a model finds a linked record by name
-    /// alone, so it might read the other zone's, where a set of its own might hold one zone's only.
+    /// links reach brings every record of that name in the zone looked in, to either. `nil` when
+    /// the walk looks one name up in two zones, which links across zones do: a model finds a
+    /// linked record by name alone, so from one set it might read the record of the other zone,
+    /// or read one where its own zone has none.
     private mutating func sharedLinkedRecords(of roots: [(record: Record, zone: String)]) throws -> LinkedRecordSet? {
         var linked: [Record] = []
         var zonesByName: [String: String] = [:]
@@ -47,10 +60,8 @@ struct ModelReader {
         while let (reference, holderZone) = waiting.popLast() {
             let target = NameInZone(zone: reference.zoneID?.zoneName ?? holderZone, name: reference.recordName)
             guard visited.insert(target).inserted else { continue }
-            let records = try records(named: target)
-            guard !records.isEmpty else { continue }
             if let zone = zonesByName.updateValue(target.zone, forKey: target.name), zone != target.zone { return nil }
-            for record in records {
+            for record in try records(named: target) {
                 linked.append(record)
                 waiting += record.references.map { ($0, target.zone) }
             }
@@ -83,24 +94,26 @@ struct ModelReader {
         return records
     }
 
-    /// The models of `records`, decoded by `decoder` with the records they link to.
+    /// The models of `records`, decoded by `decoder`, each with the records it links to.
     static func models<Model: Decodable>(
-        _ type: Model.Type, from records: [Record], linkedRecords: LinkedRecords, decoder: RecordDecoder
+        _ type: Model.Type, from records: [Record], linkedRecords: [LinkedRecords], decoder: RecordDecoder
     ) throws -> [Model] {
-        switch linkedRecords {
-        case .shared(let linked):
-            try records.map { try decoder.decode(type, from: $0, linkedRecords: linked, excludingOwnRecord: true) }
-        case .each(let linked):
-            try zip(records, linked).map { try decoder.decode(type, from: $0, linkedRecords: $1) }
+        try zip(records, linkedRecords).map { record, linked in
+            switch linked {
+            case .shared(let set):
+                try decoder.decode(type, from: record, linkedRecords: set, excludingOwnRecord: true)
+            case .own(let records):
+                try decoder.decode(type, from: record, linkedRecords: records)
+            }
         }
     }
 
-    /// The records that models link to, as ``linkedRecords(ofAll:)`` gathered them.
+    /// The records that one model links to, as ``linkedRecords(ofAll:)`` gathered them.
     enum LinkedRecords {
-        /// One set for every model, of which each model's own record is to be left out.
+        /// A set that models of one zone share, of which the model's own record is to be left out.
         case shared(LinkedRecordSet)
-        /// The records that each model links to, in the order of the models.
-        case each([[Record]])
+        /// The model's own records, without its own record.
+        case own([Record])
     }
 }
 
