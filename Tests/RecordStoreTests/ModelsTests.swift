@@ -431,14 +431,19 @@ struct ModelsTests {
             self.id = id
             self.next = next
         }
+
+        /// Knot k1, which links to k2, which links back to k1; set its `next` to `nil` when done.
+        static func cycle() -> Knot {
+            let first = Knot(id: "k1")
+            first.next = Knot(id: "k2", next: first)
+            return first
+        }
     }
 
     @Test("Models that link to each other: a model's link back to itself reads as a record not given")
     func modelsLinkedInACycle() throws {
         let store = try RecordStore.inMemory()
-        let first = Knot(id: "k1")
-        let second = Knot(id: "k2", next: first)
-        first.next = second
+        let first = Knot.cycle()
         defer { first.next = nil }
         try store.park(first)
         let knots = try store.retrieveAll(Knot.self)
@@ -500,9 +505,7 @@ struct ModelsTests {
     @Test("Synced models that link to each other are parked again as updates, read as the store reads them")
     func syncedCycleParkedAgain() throws {
         let store = try RecordStore.inMemory()
-        let first = Knot(id: "k1")
-        let second = Knot(id: "k2", next: first)
-        first.next = second
+        let first = Knot.cycle()
         defer { first.next = nil }
         let records = try RecordEncoder().encodeGraph(first)
         try store.applyFetched(records.map { .success(serverCopy(of: $0, tag: "t1")) })
