@@ -96,17 +96,13 @@ extension RecordEncoder {
     /// a link of an original whose record is not among them, which the model read as `nil` too,
     /// is left as the server has it when the model writes none, instead of an error.
     ///
-    /// Two more choices make the original model read as the store's reader reads it:
-    /// - `excludingOwnRecord`: the original model does not find its own record among its links,
-    ///   so a link back to it reads as a record not given (see
-    ///   `RecordDecoder.decode(_:from:linkedRecords:excludingOwnRecord:)`).
-    /// - `linkedOriginalsNamed`: finds by name, as the original model reads its links, the
-    ///   records that `linkedOriginals` lacks, so that a caller need not gather first every
-    ///   record that the originals reach. The records it finds serve only to read the original
-    ///   model: the original of a record the edited model writes must be in `linkedOriginals`.
+    /// `linkedOriginalsNamed`, when given, is asked by name, as the original model reads its links,
+    /// for the records that `linkedOriginals` lacks, so that a caller need not gather first every
+    /// record that the originals reach. The records it finds serve only to read the original
+    /// model: the original of a record the edited model writes must be in `linkedOriginals`.
     package func encodeGraph<T: Codable>(
         _ value: T, updating original: Record, linkedOriginals: some Sequence<Record>, keepingUnreadLinks: Bool,
-        excludingOwnRecord: Bool = false, linkedOriginalsNamed: ((_ name: String) -> [Record])? = nil
+        linkedOriginalsNamed: ((_ name: String) -> [Record])? = nil
     ) throws -> [Record] {
         // By type and name: records of two types may share a name.
         let originals = Dictionary(
@@ -118,9 +114,7 @@ extension RecordEncoder {
                 ?? originals[GraphDecoding.Link(recordType: "", name: record.recordName)]
         }
         let edited = try encodeGraph(value)
-        let graph = GraphDecoding(
-            records: LinkedRecordSet(originals.values), excluding: excludingOwnRecord ? original : nil,
-            lookingUp: linkedOriginalsNamed)
+        let graph = GraphDecoding(records: LinkedRecordSet(originals.values), lookingUp: linkedOriginalsNamed)
         let baselines = try encodeGraph(readBack(type(of: value), from: original, in: graph))
         let baselineByLink = Dictionary(
             baselines.dropFirst().map { (GraphDecoding.Link(of: $0), $0) }, uniquingKeysWith: { first, _ in first })

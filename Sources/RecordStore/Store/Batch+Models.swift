@@ -90,9 +90,11 @@ extension RecordStore.Batch {
             originals[key(of: record)] = original
         }
         // The records the originals link to, directly, in lists or through other records, are
-        // found by name as the original model reads its links, and its own record is not among
-        // them, so that it reads as a model retrieved from the store does, and a link the edited
-        // model no longer writes was removed.
+        // found by name as the original model reads its links, so that a link the edited model no
+        // longer writes was removed. (Found in the model's zone, where the store's reader follows
+        // a link into the zone its reference names: a model whose links cross zones, or loop back
+        // to it, may read otherwise here, and then fails to park rather than risk an update that
+        // it did not make.)
         // (Looked up as they are read, not gathered first: records chained by plain references,
         // which no model reads as links, would be gathered from each model to the end of the
         // chain.) A link names no type, so each record of its name comes, when the server has
@@ -116,7 +118,7 @@ extension RecordStore.Batch {
         do {
             updates = try encoder.encodeGraph(
                 model, updating: rootOriginal, linkedOriginals: linkedOriginals, keepingUnreadLinks: true,
-                excludingOwnRecord: true, linkedOriginalsNamed: serverVersions(named:))
+                linkedOriginalsNamed: serverVersions(named:))
         } catch {
             // An error looking a record up comes first: the model's may follow from the record missing.
             throw lookupError ?? error

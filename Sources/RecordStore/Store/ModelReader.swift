@@ -50,8 +50,10 @@ struct ModelReader {
     /// (see `RecordDecoder.decode(_:from:linkedRecords:excludingOwnRecord:)`): each name a root's
     /// links reach brings every record of that name in the zone looked in, to either. `nil` when
     /// the walk looks one name up in two zones, which links across zones do: a model finds a
-    /// linked record by name alone, so from one set it might read the record of the other zone,
-    /// or read one where its own zone has none.
+    /// linked record by name alone, so from a set shared with other models it might read another
+    /// zone's record, or read one where the zone its link names has none. (Records gathered for
+    /// one model alone have that limit too, but only where its own links reach one name in two
+    /// zones.)
     private mutating func sharedLinkedRecords(of roots: [(record: Record, zone: String)]) throws -> LinkedRecordSet? {
         var linked: [Record] = []
         var zonesByName: [String: String] = [:]
