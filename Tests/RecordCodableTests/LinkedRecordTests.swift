@@ -139,13 +139,18 @@ struct LinkedRecordTests {
             self.id = id
             self.next = next
         }
+
+        /// Node n1, which links to n2, which links back to n1; set its `next` to `nil` when done.
+        static func cycle() -> Node {
+            let first = Node(id: "n1")
+            first.next = Node(id: "n2", next: first)
+            return first
+        }
     }
 
     @Test("A cycle between two models: encoding ends with both records, decoding is a clear error")
     func cycle() throws {
-        let first = Node(id: "n1")
-        let second = Node(id: "n2", next: first)
-        first.next = second
+        let first = Node.cycle()
         defer { first.next = nil }
         let records = try RecordEncoder().encodeGraph(first)
         #expect(records.map(\.recordName) == ["n1", "n2"])
@@ -203,15 +208,13 @@ struct LinkedRecordTests {
 
     @Test("Left out of the set, a model's own record reads as a record not given: what a store gathers for each")
     func linkedRecordSetWithoutOwnRecord() throws {
-        let first = Node(id: "n1")
-        let second = Node(id: "n2", next: first)
-        first.next = second
+        let first = Node.cycle()
         defer { first.next = nil }
         let records = try RecordEncoder().encodeGraph(first)
         let linked = LinkedRecordSet(records)
         // n1 links to n2, which links back to n1: without n1 among its links, n2's link is nil.
         let node = try RecordDecoder().decode(
-            Node.self, from: records[0], linkedRecords: linked, excludingOwnRecord: true)
+            Node.self, from: records[0], linkedRecordsExceptItsOwn: linked)
         #expect(node.next?.id == "n2")
         #expect(node.next?.next == nil)
         node.next = nil
@@ -221,11 +224,11 @@ struct LinkedRecordTests {
         post["author"] = .reference(RecordReference(recordName: "P1"))
         post["comments"] = .list([])
         let decoded = try RecordDecoder().decode(
-            Post.self, from: post, linkedRecords: LinkedRecordSet([post, author]), excludingOwnRecord: true)
+            Post.self, from: post, linkedRecordsExceptItsOwn: LinkedRecordSet([post, author]))
         #expect(decoded.author == Author(id: "P1", name: "Ada"))
         expectDecodingError("dataCorrupted", at: "next.next") {
             _ = try RecordDecoder().decode(
-                Node.self, from: records[0], linkedRecords: linked, excludingOwnRecord: false)
+                Node.self, from: records[0], linkedRecords: linked)
         }
     }
 

@@ -53,14 +53,13 @@ extension RecordDecoder {
     }
 
     /// For a store that gathers the records its models link to once for many models: decodes a
-    /// model from its record and `linkedRecords`, of which, when `excludingOwnRecord`, a record
-    /// equal to the model's own is not one. A link back to the model then reads as a record not
-    /// given, as it does when the records were gathered for that model alone, without its own.
+    /// model from its record and `linkedRecords`, of which a record equal to the model's own is
+    /// not one. A link back to the model then reads as a record not given, as it does when the
+    /// records were gathered for that model alone, without its own.
     package func decode<T: Decodable>(
-        _ type: T.Type, from record: Record, linkedRecords: LinkedRecordSet, excludingOwnRecord: Bool
+        _ type: T.Type, from record: Record, linkedRecordsExceptItsOwn linkedRecords: LinkedRecordSet
     ) throws -> T {
-        try decode(
-            type, from: record, in: GraphDecoding(records: linkedRecords, excluding: excludingOwnRecord ? record : nil))
+        try decode(type, from: record, in: GraphDecoding(records: linkedRecords, excluding: record))
     }
 
     /// Decodes a model from its record and the linked records that `graph` holds, which is left
@@ -106,7 +105,7 @@ final class GraphDecoding {
 
     private let records: LinkedRecordSet
     /// A record of `records` that the graph leaves out: the model's own, for a store that gathers
-    /// one set of records for many models (see `RecordDecoder.decode(_:from:linkedRecords:excludingOwnRecord:)`).
+    /// one set of records for many models (see `RecordDecoder.decode(_:from:linkedRecordsExceptItsOwn:)`).
     private let excluded: Record?
     /// For a store that finds records by name when a model reads them, rather than gathering
     /// them all first: the records of a name, beside those of `records`. Of two records of one

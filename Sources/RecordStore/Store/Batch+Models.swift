@@ -90,17 +90,16 @@ extension RecordStore.Batch {
             originals[key(of: record)] = original
         }
         // The records the originals link to, directly, in lists or through other records, are
-        // found by name as the original model reads its links, so that a link the edited model no
-        // longer writes was removed. (Found in the model's zone, where the store's reader follows
-        // a link into the zone its reference names: a model whose links cross zones, or loop back
-        // to it, may read otherwise here, and then fails to park rather than risk an update that
-        // it did not make.)
-        // (Looked up as they are read, not gathered first: records chained by plain references,
-        // which no model reads as links, would be gathered from each model to the end of the
-        // chain.) A link names no type, so each record of its name comes, when the server has
-        // them all; when one of them is the store's alone, the link may mean that one, and is
-        // left as the server has it, as a link whose record the reader does not find (which the
-        // model read as `nil` too) is.
+        // looked up by name as the original model reads its links, so that a link the edited
+        // model no longer writes was removed. (Not gathered first: records chained by plain
+        // references, which no model reads as links, would be gathered from each model to the
+        // end of the chain.) A link names no type, so each record of its name comes, when the
+        // server has them all; when one of them is the store's alone, the link may mean that one,
+        // and is left as the server has it, as a link whose record the reader does not find
+        // (which the model read as `nil` too) is. Names are looked up in the model's zone, where
+        // the store's reader follows a link into the zone its reference names: a model whose
+        // links cross zones, or loop back to it, may read otherwise here, and then fails to park
+        // rather than risk an update that it did not make.
         var lookupError: (any Error)?
         func serverVersions(named name: String) -> [Record] {
             do {

@@ -47,45 +47,46 @@ struct ModelReader {
     /// linked one to the next would otherwise be walked again from each of them).
     ///
     /// One set serves every root as its own would, once the root's own record is left out of it
-    /// (see `RecordDecoder.decode(_:from:linkedRecords:excludingOwnRecord:)`): each name a root's
-    /// links reach brings every record of that name in the zone looked in, to either. `nil` when
-    /// the walk looks one name up in two zones, which links across zones do: a model finds a
-    /// linked record by name alone, so from a set shared with other models it might read another
-    /// zone's record, or read one where the zone its link names has none. (Records gathered for
-    /// one model alone have that limit too, but only where its own links reach one name in two
+    /// (see `RecordDecoder.decode(_:from:linkedRecordsExceptItsOwn:)`): each name a root's links
+    /// reach brings every record of that name in the zone looked in, to either. `nil` when the
+    /// walk looks one name up in two zones, which links across zones do: a model finds a linked
+    /// record by name alone, so from a set shared with other models it might read another zone's
+    /// record, or read one where the zone its link names has none. (Records gathered for one
+    /// model alone have that limit too, but only where its own links reach one name in two
     /// zones.)
     private mutating func sharedLinkedRecords(of roots: [(record: Record, zone: String)]) throws -> LinkedRecordSet? {
-        var linked: [Record] = []
+        let walk = try records(reachedFrom: roots)
+        return walk.reachesANameInTwoZones ? nil : LinkedRecordSet(walk.records)
+    }
+
+    /// The records that `root`, a record of `zone`, links to, directly or through others.
+    mutating func linkedRecords(of root: Record, zone: String) throws -> [Record] {
+        try records(reachedFrom: [(root, zone)]).records.filter { $0 != root }
+    }
+
+    /// The records that `roots` link to, directly or through others: each reference names a
+    /// record in its own zone, or else in its holder's, and brings every record of that name
+    /// there, of any type. And whether the walk looked one name up in two zones.
+    private mutating func records(
+        reachedFrom roots: [(record: Record, zone: String)]
+    ) throws -> (records: [Record], reachesANameInTwoZones: Bool) {
+        var reached: [Record] = []
         var zonesByName: [String: String] = [:]
+        var reachesANameInTwoZones = false
         var visited: Set<NameInZone> = []
         var waiting = roots.flatMap { root in root.record.references.map { ($0, root.zone) } }
         while let (reference, holderZone) = waiting.popLast() {
             let target = NameInZone(zone: reference.zoneID?.zoneName ?? holderZone, name: reference.recordName)
             guard visited.insert(target).inserted else { continue }
-            if let zone = zonesByName.updateValue(target.zone, forKey: target.name), zone != target.zone { return nil }
+            if let zone = zonesByName.updateValue(target.zone, forKey: target.name), zone != target.zone {
+                reachesANameInTwoZones = true
+            }
             for record in try records(named: target) {
-                linked.append(record)
+                reached.append(record)
                 waiting += record.references.map { ($0, target.zone) }
             }
         }
-        return LinkedRecordSet(linked)
-    }
-
-    /// The records that `root`, a record of `zone`, links to, directly or through others.
-    mutating func linkedRecords(of root: Record, zone: String) throws -> [Record] {
-        var linked: [Record] = []
-        // The root's own name is looked up too: a record of another type may share it.
-        var visited: Set<NameInZone> = []
-        var waiting = root.references.map { ($0, zone) }
-        while let (reference, holderZone) = waiting.popLast() {
-            let target = NameInZone(zone: reference.zoneID?.zoneName ?? holderZone, name: reference.recordName)
-            guard visited.insert(target).inserted else { continue }
-            for record in try records(named: target) where record != root {
-                linked.append(record)
-                waiting += record.references.map { ($0, target.zone) }
-            }
-        }
-        return linked
+        return (reached, reachesANameInTwoZones)
     }
 
     /// The visible records named as `target` says, looked up once per reader.
@@ -103,7 +104,7 @@ struct ModelReader {
         try zip(records, linkedRecords).map { record, linked in
             switch linked {
             case .shared(let set):
-                try decoder.decode(type, from: record, linkedRecords: set, excludingOwnRecord: true)
+                try decoder.decode(type, from: record, linkedRecordsExceptItsOwn: set)
             case .own(let records):
                 try decoder.decode(type, from: record, linkedRecords: records)
             }
