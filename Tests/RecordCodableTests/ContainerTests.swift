@@ -843,6 +843,22 @@ struct ContainerTests {
         expectEncodingError(at: "") { _ = try RecordEncoder().encode(URL(string: "https://example.com")!) }
     }
 
+    @Test("A type stored as one field is refused as a record every time, also by an encoder that kept its engine")
+    func topLevelSingleFieldTypeEveryTime() throws {
+        // A reference encodes itself with a keyed container, so only the check of its type, not
+        // its containers, refuses it: an engine kept for the type must not skip that check.
+        let encoder = RecordEncoder()
+        for _ in 0..<3 {
+            let error = expectEncodingError(at: "") {
+                _ = try encoder.encode(RecordReference(recordName: "author-7"))
+            }
+            #expect(
+                error?.context?.debugDescription
+                    == "Top-level RecordReference is stored as a reference, but a record holds named fields: "
+                    + "encode a struct or class with a keyed container.")
+        }
+    }
+
     /// Encodes and decodes a single top-level value of one primitive type, which a record cannot be.
     struct TopLevelCase: CustomTestStringConvertible, Sendable {
         var typeName: String

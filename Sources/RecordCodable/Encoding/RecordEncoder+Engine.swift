@@ -18,7 +18,7 @@ extension RecordEncoder {
             }
         }
         do {
-            try engine.rejectSingleValue(value)
+            try engine.checkModelType(of: value)
             try value.encode(to: engine)
             return try engine.finish(encoding: value)
         } catch {

@@ -52,6 +52,10 @@ final class RecordEncodingEngine: Encoder {
     /// deep lists) is an error, not a crash.
     static let maximumValueNesting = 64
 
+    /// Whether the model's type was found to be one that a record can hold, at the engine's first
+    /// record; an engine kept for the next record of its type does not ask again.
+    private var modelTypeIsChecked = false
+
     init(
         options: RecordEncoder, typeInfo: ModelEncodingInfo, graph: GraphEncoding?, fallbackName: String? = nil,
         encodesIdentifierOnly: Bool = false
@@ -68,13 +72,11 @@ final class RecordEncodingEngine: Encoder {
                 layout: typeInfo.layout(for: options.keyEncodingStrategy), strategy: options.keyEncodingStrategy))
     }
 
-    /// Makes an engine ready to be kept for the next record of its type (see ``SpareEngines``): a
-    /// new draft, from the layout this engine last learned, so that a kept engine holds nothing of
-    /// the record it wrote.
+    /// Makes an engine ready to be kept for the next record of its type (see ``SpareEngines``): its
+    /// draft is emptied and starts from the layout this engine last learned, so that a kept engine
+    /// holds nothing of the record it wrote.
     func clearForNextRecord() {
-        draft = RecordDraft(
-            fields: RecordFieldWriter(
-                layout: typeInfo.layout(for: options.keyEncodingStrategy), strategy: options.keyEncodingStrategy))
+        draft.clear(startingFrom: typeInfo.layout(for: options.keyEncodingStrategy))
     }
 
     /// Makes a kept engine ready for its next record: its spare value encoder refers to it again.
@@ -319,6 +321,14 @@ final class RecordEncodingEngine: Encoder {
             .filter { index, field in index == 0 || field.size >= total / 20 }
             .map(\.element.name)
         return .recordTooLarge(size: total, limit: options.maximumRecordSize, heaviestFields: heaviest)
+    }
+
+    /// Throws when the model's type cannot be a record (see ``rejectSingleValue(_:at:)``). Asked
+    /// at the engine's first record only: an engine encodes records of one type.
+    func checkModelType<T: Encodable>(of value: T) throws {
+        guard !modelTypeIsChecked else { return }
+        try rejectSingleValue(value)
+        modelTypeIsChecked = true
     }
 
     /// Throws when `value` is of a type stored as a single field, such as a `Date` or a `URL`,

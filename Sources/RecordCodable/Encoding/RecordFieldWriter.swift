@@ -45,9 +45,9 @@ struct RecordFieldWriter {
 
     private let strategy: RecordEncoder.KeyEncodingStrategy
     /// The layout the record starts from: the type's for this key strategy, or an empty one.
-    private let layout: FieldLayout
+    private var layout = FieldLayout.empty
     /// Whether every key so far matched the layout, so `fields` holds the layout's placeholders.
-    private var followsLayout: Bool
+    private var followsLayout = false
     /// The place in the layout where the next key is looked for.
     private var nextPlace = 0
     /// The places the record passed over without a value, in order, while it followed the layout.
@@ -64,12 +64,26 @@ struct RecordFieldWriter {
 
     init(layout: FieldLayout?, strategy: RecordEncoder.KeyEncodingStrategy) {
         self.strategy = strategy
-        let layout = strategy.isCustom ? nil : layout
-        self.layout = layout ?? .empty
-        followsLayout = !self.layout.fields.isEmpty
+        fields = [:]
+        clear(startingFrom: layout)
+    }
+
+    /// Makes the writer ready for a record that starts from `layout`, as if it were new. What the
+    /// last record left as it was is not written again, so that a writer kept for the next record of
+    /// its type starts it at little cost.
+    mutating func clear(startingFrom layout: FieldLayout?) {
+        let layout = (strategy.isCustom ? nil : layout) ?? .empty
+        if layout !== self.layout { self.layout = layout }
+        followsLayout = !layout.fields.isEmpty
         // Without a template, the dictionary is made large enough for the fields the type's
         // records had so far, so that it grows no more than once.
-        fields = layout?.template ?? Dictionary(minimumCapacity: layout?.fields.count ?? 0)
+        fields = layout.template ?? Dictionary(minimumCapacity: layout.fields.count)
+        size = 0
+        nextPlace = 0
+        if !skippedPlaces.isEmpty { skippedPlaces.removeAll(keepingCapacity: true) }
+        if !writtenKeys.isEmpty { writtenKeys = [] }
+        if !keyNamesByField.isEmpty { keyNamesByField = [:] }
+        if keyTypesByField != nil { keyTypesByField = nil }
     }
 
     /// Writes `value` as the field for `key`, whose name is `keyName`; `nil` removes the field.

@@ -43,7 +43,7 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     /// so that a record with many fields does not allocate one per field.
     func start(at path: consuming CodingPath, isElement: Bool) {
         location = ValuePath(path)
-        form = ValueFormFinder(isElement: isElement)
+        form.restart(isElement: isElement)
     }
 
     /// The value's path.
@@ -61,9 +61,7 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
     /// What the value showed itself to be. The list, if any, moves out: call this once, when the
     /// value is done.
     func finish() -> ValueForm {
-        var finished = ValueFormFinder(isElement: form.isElement)
-        swap(&finished, &form)
-        return finished.finish()
+        form.finish()
     }
 
     /// Notes that the value has no native form.

@@ -49,7 +49,7 @@ struct ValueFormFinder {
     }
 
     /// Whether the value is an element of a list, which must be a single value.
-    let isElement: Bool
+    private(set) var isElement: Bool
     private var stage = Stage.nothing
     private var elements: [RecordValue] = []
     private var elementsSize = 0
@@ -123,16 +123,31 @@ struct ValueFormFinder {
         elementsSize = 0
     }
 
-    /// The form the value has shown, once its `encode(to:)` has returned. The list moves out.
-    consuming func finish() -> ValueForm {
+    /// Starts again, for a new value: nothing written.
+    mutating func restart(isElement: Bool) {
+        self.isElement = isElement
+        if !isUnwritten { stage = .nothing }
+        if !elements.isEmpty { elements = [] }
+        elementsSize = 0
+    }
+
+    /// The form the value has shown, once its `encode(to:)` has returned. The list moves out, and
+    /// the finder is left as it started, with nothing written.
+    mutating func finish() -> ValueForm {
+        let finished: ValueForm
         switch stage {
         case .nothing: return .nothing
-        case .null: return .null
-        case .single(let value): return .single(value)
-        case .list: return .list(EncodedValue(.list(elements), size: elementsSize))
-        case .keyed: return .keyed
-        case .noNativeForm: return .json
+        case .null: finished = .null
+        case .single(let value): finished = .single(value)
+        case .list:
+            finished = .list(EncodedValue(.list(elements), size: elementsSize))
+            elements = []
+            elementsSize = 0
+        case .keyed: finished = .keyed
+        case .noNativeForm: finished = .json
         }
+        stage = .nothing
+        return finished
     }
 }
 
