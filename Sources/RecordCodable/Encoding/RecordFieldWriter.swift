@@ -87,26 +87,40 @@ struct RecordFieldWriter {
     }
 
     /// Writes `value` as the field for `key`, whose name is `keyName`; `nil` removes the field.
+    ///
+    /// Inlined into each of the engine's writes, so that a key the layout expects costs a comparison
+    /// and a call that is not generic; any other key takes the generic way, by name.
+    @inline(__always)
     mutating func write(
         _ value: consuming RecordValue?, size valueSize: Int, keyName: String, forKey key: some CodingKey
     )
         throws
     {
         if followsLayout, let place = layout.place(of: keyName, from: nextPlace) {
-            if place > nextPlace { skippedPlaces.append(contentsOf: nextPlace..<place) }
-            nextPlace = place &+ 1
-            guard let slot = layout.slot(at: place) else {
-                replace(value, size: valueSize, name: layout.fields[place].fieldName)
-                return
-            }
-            guard let value = consume value else {
-                skippedPlaces.append(place)
-                return
-            }
-            fields.values[slot.index] = consume value
-            size &+= slot.nameSize &+ valueSize
-            return
+            return write(value, size: valueSize, at: place)
         }
+        try write(value, size: valueSize, byName: keyName, forKey: key)
+    }
+
+    /// Writes `value` at `place` in the layout, which is at or after `nextPlace`.
+    private mutating func write(_ value: consuming RecordValue?, size valueSize: Int, at place: Int) {
+        if place > nextPlace { skippedPlaces.append(contentsOf: nextPlace..<place) }
+        nextPlace = place &+ 1
+        guard let slot = layout.slot(at: place) else {
+            return replace(value, size: valueSize, name: layout.fields[place].fieldName)
+        }
+        guard let value = consume value else {
+            return skippedPlaces.append(place)
+        }
+        fields.values[slot.index] = consume value
+        size &+= slot.nameSize &+ valueSize
+    }
+
+    /// Writes `value` as the field for `key` by hashing its name, once the record has left its
+    /// layout or has none.
+    private mutating func write(
+        _ value: consuming RecordValue?, size valueSize: Int, byName keyName: String, forKey key: some CodingKey
+    ) throws {
         if followsLayout { leaveLayout() }
         let name = try fieldName(for: keyName, key)
         if strategy.mayJoinKeys { try claim(name, forKeyNamed: keyName, key) }
