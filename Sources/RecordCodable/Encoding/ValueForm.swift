@@ -134,20 +134,21 @@ struct ValueFormFinder {
     /// The form the value has shown, once its `encode(to:)` has returned. The list moves out, and
     /// the finder is left as it started, with nothing written.
     mutating func finish() -> ValueForm {
-        let finished: ValueForm
-        switch stage {
+        // Swapped out, not copied: a single value or a list moves to the form without a retain.
+        var finished = Stage.nothing
+        swap(&finished, &stage)
+        switch finished {
         case .nothing: return .nothing
-        case .null: finished = .null
-        case .single(let value): finished = .single(value)
+        case .null: return .null
+        case .single(let value): return .single(value)
         case .list:
-            finished = .list(EncodedValue(.list(elements), size: elementsSize))
-            elements = []
-            elementsSize = 0
-        case .keyed: finished = .keyed
-        case .noNativeForm: finished = .json
+            var list: [RecordValue] = []
+            swap(&list, &elements)
+            defer { elementsSize = 0 }
+            return .list(EncodedValue(.list(list), size: elementsSize))
+        case .keyed: return .keyed
+        case .noNativeForm: return .json
         }
-        stage = .nothing
-        return finished
     }
 }
 
