@@ -859,6 +859,50 @@ struct ContainerTests {
         }
     }
 
+    /// Notes when the bytes of a `Data` are let go of.
+    final class ReleaseFlag: @unchecked Sendable {
+        var released = false
+    }
+
+    /// A value that begins a list and then asks for a keyed container, so that it is stored as JSON
+    /// (where it writes a string): the list it began must not outlive its record.
+    struct ListThenKeyed: Encodable {
+        var data: Data
+        func encode(to encoder: any Encoder) throws {
+            guard !encoder.codingPath.isEmpty else {
+                var single = encoder.singleValueContainer()
+                return try single.encode("json")
+            }
+            var list = encoder.unkeyedContainer()
+            try list.encode(data)
+            _ = encoder.container(keyedBy: AnyCodingKey.self)
+        }
+    }
+
+    @Test("A kept engine lets go of a record's values, also of a list that a value began and gave up")
+    func keptEngineHoldsNothingOfItsRecord() throws {
+        struct Holder: Encodable {
+            var id = "h-1"
+            var payload: ListThenKeyed
+        }
+        let flag = ReleaseFlag()
+        let encoder = RecordEncoder()
+        do {
+            let bytes = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 8)
+            let data = Data(
+                bytesNoCopy: bytes, count: 4096,
+                deallocator: .custom { pointer, _ in
+                    pointer.deallocate()
+                    flag.released = true
+                })
+            let record = try encoder.encode(Holder(payload: ListThenKeyed(data: data)))
+            #expect(record["payload"] == .bytes(Data(#""json""#.utf8)))
+        }
+        // The engine is kept for Holder's next record; the list's bytes must be gone already.
+        #expect(flag.released)
+        #expect(try encoder.encode(Holder(payload: ListThenKeyed(data: Data([1])))).recordName == "h-1")
+    }
+
     /// Encodes and decodes a single top-level value of one primitive type, which a record cannot be.
     struct TopLevelCase: CustomTestStringConvertible, Sendable {
         var typeName: String

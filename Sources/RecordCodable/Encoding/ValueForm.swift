@@ -67,6 +67,12 @@ struct ValueFormFinder {
         }
     }
 
+    /// Whether the form is a list so far.
+    private var isListStage: Bool {
+        if case .list = stage { return true }
+        return false
+    }
+
     /// Whether the value has written nothing yet.
     var isUnwritten: Bool {
         if case .nothing = stage { return true }
@@ -94,7 +100,7 @@ struct ValueFormFinder {
         switch stage {
         case .nothing where !isElement: stage = .list
         case .list, .keyed, .noNativeForm: break
-        case .nothing, .null, .single: stage = .noNativeForm
+        case .nothing, .null, .single: giveUp()
         }
     }
 
@@ -103,7 +109,8 @@ struct ValueFormFinder {
         switch stage {
         case .nothing: stage = .keyed
         case .keyed, .noNativeForm: break
-        case .null, .single, .list: stage = .noNativeForm
+        // A list's elements go with it (see `giveUp()`).
+        case .null, .single, .list: giveUp()
         }
     }
 
@@ -134,6 +141,7 @@ struct ValueFormFinder {
     /// The form the value has shown, once its `encode(to:)` has returned. The list moves out, and
     /// the finder is left as it started, with nothing written.
     mutating func finish() -> ValueForm {
+        assert(elements.isEmpty || isListStage, "only a list holds elements")
         // Swapped out, not copied: a single value or a list moves to the form without a retain.
         var finished = Stage.nothing
         swap(&finished, &stage)
