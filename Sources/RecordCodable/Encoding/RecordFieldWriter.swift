@@ -133,11 +133,11 @@ struct RecordFieldWriter {
     /// asks for a nested container, so it may cost a search.)
     func hasValue(forKeyNamed keyName: String, _ key: some CodingKey) -> Bool {
         if followsLayout {
-            // The places before the next one hold values, but for those skipped.
-            guard let place = layout.fields[..<nextPlace].firstIndex(where: { $0.keyName == keyName }) else {
-                return false
+            // The places before the next one hold values, but for those skipped. A layout learned
+            // from a record that wrote a key twice holds it at two places: either may hold its value.
+            return layout.fields[..<nextPlace].indices.contains { place in
+                layout.fields[place].keyName == keyName && !skippedPlaces.contains(place)
             }
-            return !skippedPlaces.contains(place)
         }
         guard let name = try? fieldName(for: keyName, key) else { return false }
         return fields[name] != nil
