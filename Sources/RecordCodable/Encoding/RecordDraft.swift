@@ -11,7 +11,9 @@
 ///   hold, thrown when the record is finished, so that a model that catches the error of its
 ///   write still fails.
 ///
-/// Only ``RecordEncodingEngine`` holds a draft, one per record.
+/// Only ``RecordEncodingEngine`` holds a draft, one record at a time: an engine kept for its
+/// type's next record clears it in place (``clear(startingFrom:)``), which must leave every piece
+/// as a new draft has it.
 struct RecordDraft {
     var fields: RecordFieldWriter
     var identity = RecordIdentity()

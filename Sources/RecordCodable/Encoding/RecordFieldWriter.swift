@@ -28,6 +28,9 @@ import Foundation
 ///   builds when the record is finished), so that the size guard needs no pass of its own.
 /// - A custom key strategy gets no layout: its closure may answer differently from record to
 ///   record.
+/// - **Kept.** A writer kept with its engine for the type's next record is cleared in place
+///   (``clear(startingFrom:)``): every stored property but the strategy as a new writer has it.
+///   A new stored property must be cleared there too (the kept-engine tests find one that is not).
 /// - **One key a field.** A key strategy that converts names may store two keys in one field,
 ///   which would lose the first key's value: a record that does so is an error. The layout cannot
 ///   hold such a record, as it is learned from records written whole, so only keys written key by
