@@ -680,29 +680,6 @@ struct ContainerTests {
         if rewrite == .singleTwice { #expect(error?.value as? Int == 2) }
     }
 
-    @Test("A nested container for a key already written is an error also after a record that wrote a key twice")
-    func misusedNestedContainerAfterRepeatedKey() throws {
-        /// The first record writes `a` twice, which the type's layout then holds at two places; the
-        /// second writes `a` at the second place, then asks for a nested container for it.
-        struct Twice: Encodable {
-            var first: Bool
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyCodingKey.self)
-                let a = AnyCodingKey(stringValue: "a")
-                if first { try container.encode("one", forKey: a) }
-                try container.encode("b", forKey: AnyCodingKey(stringValue: "b"))
-                try container.encode("two", forKey: a)
-                if !first { _ = container.nestedUnkeyedContainer(forKey: a) }
-            }
-        }
-        let encoder = RecordEncoder()
-        #expect(try encoder.encode(Twice(first: true)).fields == ["a": .string("two"), "b": .string("b")])
-        let error = expectEncodingError(at: "a") { _ = try encoder.encode(Twice(first: false)) }
-        #expect(
-            error?.context?.debugDescription
-                == "Cannot create an unkeyed container for key 'a': a value was already encoded for it.")
-    }
-
     /// A value that throws when it is encoded.
     struct Refusing: Encodable {
         struct Refusal: Error {}
@@ -880,50 +857,6 @@ struct ContainerTests {
                     == "Top-level RecordReference is stored as a reference, but a record holds named fields: "
                     + "encode a struct or class with a keyed container.")
         }
-    }
-
-    /// Notes when the bytes of a `Data` are let go of.
-    final class ReleaseFlag: @unchecked Sendable {
-        var released = false
-    }
-
-    /// A value that begins a list and then asks for a keyed container, so that it is stored as JSON
-    /// (where it writes a string): the list it began must not outlive its record.
-    struct ListThenKeyed: Encodable {
-        var data: Data
-        func encode(to encoder: any Encoder) throws {
-            guard !encoder.codingPath.isEmpty else {
-                var single = encoder.singleValueContainer()
-                return try single.encode("json")
-            }
-            var list = encoder.unkeyedContainer()
-            try list.encode(data)
-            _ = encoder.container(keyedBy: AnyCodingKey.self)
-        }
-    }
-
-    @Test("A kept engine lets go of a record's values, also of a list that a value began and gave up")
-    func keptEngineHoldsNothingOfItsRecord() throws {
-        struct Holder: Encodable {
-            var id = "h-1"
-            var payload: ListThenKeyed
-        }
-        let flag = ReleaseFlag()
-        let encoder = RecordEncoder()
-        do {
-            let bytes = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 8)
-            let data = Data(
-                bytesNoCopy: bytes, count: 4096,
-                deallocator: .custom { pointer, _ in
-                    pointer.deallocate()
-                    flag.released = true
-                })
-            let record = try encoder.encode(Holder(payload: ListThenKeyed(data: data)))
-            #expect(record["payload"] == .bytes(Data(#""json""#.utf8)))
-        }
-        // The engine is kept for Holder's next record; the list's bytes must be gone already.
-        #expect(flag.released)
-        #expect(try encoder.encode(Holder(payload: ListThenKeyed(data: Data([1])))).recordName == "h-1")
     }
 
     /// Encodes and decodes a single top-level value of one primitive type, which a record cannot be.

@@ -189,6 +189,29 @@ struct FieldLayoutTests {
             return size == record.encodedSize
         }
     }
+
+    @Test("A nested container for a key already written is an error also after a record that wrote a key twice")
+    func misusedNestedContainerAfterRepeatedKey() throws {
+        /// The first record writes `a` twice, which the type's layout then holds at two places; the
+        /// second writes `a` at the second place, then asks for a nested container for it.
+        struct Twice: Encodable {
+            var first: Bool
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                let a = AnyCodingKey(stringValue: "a")
+                if first { try container.encode("one", forKey: a) }
+                try container.encode("b", forKey: AnyCodingKey(stringValue: "b"))
+                try container.encode("two", forKey: a)
+                if !first { _ = container.nestedUnkeyedContainer(forKey: a) }
+            }
+        }
+        let encoder = RecordEncoder()
+        #expect(try encoder.encode(Twice(first: true)).fields == ["a": .string("two"), "b": .string("b")])
+        let error = expectEncodingError(at: "a") { _ = try encoder.encode(Twice(first: false)) }
+        #expect(
+            error?.context?.debugDescription
+                == "Cannot create an unkeyed container for key 'a': a value was already encoded for it.")
+    }
 }
 
 /// A model that writes the keys it is given, in the order given: a `nil` value is written with

@@ -76,16 +76,22 @@ struct KeptEngineTests {
         }
     }
 
-    /// A value that begins a list and then asks for a keyed container, so that it is stored as JSON,
-    /// where it writes a string (Foundation's JSON encoder traps on such a mix of containers).
+    /// Notes when the bytes of a `Data` are let go of.
+    final class ReleaseFlag: @unchecked Sendable {
+        var released = false
+    }
+
+    /// A value that begins a list and then asks for a keyed container, so that it is stored as JSON
+    /// (where it writes a string): the list it began must not outlive its record.
     struct ListThenKeyed: Encodable {
+        var data: Data
         func encode(to encoder: any Encoder) throws {
             guard !encoder.codingPath.isEmpty else {
                 var single = encoder.singleValueContainer()
                 return try single.encode("json")
             }
             var list = encoder.unkeyedContainer()
-            try list.encode("a")
+            try list.encode(data)
             _ = encoder.container(keyedBy: AnyCodingKey.self)
         }
     }
@@ -190,12 +196,36 @@ struct KeptEngineTests {
                 case 2: break
                 case 3: steps.append(.int(key))
                 case 4...6: steps.append(Step.all.randomElement(using: &random) ?? .fail)
-                case 5: if random.int(in: 0...3) == 0 { steps.append(.fail) }
+                case 7: if random.int(in: 0...3) == 0 { steps.append(.fail) }
                 default: steps.append(.string(key))
                 }
             }
             return steps
         }
+    }
+
+    @Test("A kept engine lets go of a record's values, also of a list that a value began and gave up")
+    func keptEngineHoldsNothingOfItsRecord() throws {
+        struct Holder: Encodable {
+            var id = "h-1"
+            var payload: ListThenKeyed
+        }
+        let flag = ReleaseFlag()
+        let encoder = RecordEncoder()
+        do {
+            let bytes = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 8)
+            let data = Data(
+                bytesNoCopy: bytes, count: 4096,
+                deallocator: .custom { pointer, _ in
+                    pointer.deallocate()
+                    flag.released = true
+                })
+            let record = try encoder.encode(Holder(payload: ListThenKeyed(data: data)))
+            #expect(record["payload"] == .bytes(Data(#""json""#.utf8)))
+        }
+        // The engine is kept for Holder's next record; the list's bytes must be gone already.
+        #expect(flag.released)
+        #expect(try encoder.encode(Holder(payload: ListThenKeyed(data: Data([1])))).recordName == "h-1")
     }
 }
 
@@ -242,7 +272,8 @@ extension KeptEngineTests.Scripted {
         case .listOfOptionals(let name): try container.encode([1, nil, 3] as [Int?], forKey: key(name))
         case .strings(let name): try container.encode(["a", "b"], forKey: key(name))
         case .mixedList(let name): try container.encode(KeptEngineTests.MixedList(), forKey: key(name))
-        case .listThenKeyed(let name): try container.encode(KeptEngineTests.ListThenKeyed(), forKey: key(name))
+        case .listThenKeyed(let name):
+            try container.encode(KeptEngineTests.ListThenKeyed(data: Data("a".utf8)), forKey: key(name))
         case .throwingList(let name): try container.encode(KeptEngineTests.ThrowingList(), forKey: key(name))
         case .topLevelUnkeyed: _ = encoder.unkeyedContainer()
         case .fail: throw KeptEngineTests.Failure()
