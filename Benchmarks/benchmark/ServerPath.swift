@@ -103,6 +103,37 @@ func pageContenders() throws -> (small: [Contender], large: [Contender]) {
     )
 }
 
+/// Writing a save request of `count` flat records, and one of those records alone: a record in a
+/// body should cost what it costs alone.
+func bodyContenders(records count: Int) throws -> (body: Contender, alone: Contender) {
+    let encoder = RecordEncoder()
+    let records = try (0..<count).map { index in
+        var post = FlatPost.sample
+        post.id = "post-\(index)"
+        post.views = index
+        return try encoder.encode(post)
+    }
+    let request = RecordsModifyRequest(savingRecords: records)
+    let sorted = JSONEncoder()
+    sorted.outputFormatting = .sortedKeys
+    guard try RecordJSONEncoder().encode(request) == sorted.encode(request) else {
+        throw Failure(description: "RecordJSONEncoder wrote a save request other than JSONEncoder with .sortedKeys")
+    }
+    let fast = RecordJSONEncoder()
+    return (
+        body: Contender(name: "save request") { consume(try fast.encode(request)) },
+        alone: Contender(name: "record alone") { consume(try fast.encode(records[0])) }
+    )
+}
+
+/// Microseconds a record in a save request takes to write, and one record written alone.
+struct BodyWriteRow: Codable {
+    var records: Int
+    var perRecordInBody: Double
+    var recordAlone: Double
+    var bodyVersusAlone: Double
+}
+
 enum BenchmarkError: Error {
     /// A page meant to hold only unreadable records read some.
     case unreadablePageRead
@@ -139,7 +170,9 @@ func measureServerPath(_ name: String, _ contenders: (write: [Contender], read: 
         readFloorVersusPlain: read[3] / read[2])
 }
 
-func printServerPath(_ rows: [ServerPathRow], pageGrowth: Growth?, unreadablePageGrowth: Double?) {
+func printServerPath(
+    _ rows: [ServerPathRow], bodyWrite: BodyWriteRow?, pageGrowth: Growth?, unreadablePageGrowth: Double?
+) {
     func number(_ value: Double, _ width: Int, digits: Int = 2) -> String {
         let text = String(format: "%.\(digits)f", value)
         return String(repeating: " ", count: max(0, width - text.count)) + text
@@ -167,6 +200,12 @@ func printServerPath(_ rows: [ServerPathRow], pageGrowth: Growth?, unreadablePag
             "Codable floor, \(row.model) read: the least a Decodable record can ask of JSONDecoder, then"
                 + " RecordDecoder (Benchmarks/CodableFloor)")
         print("  read" + number(floor, 8) + " µs =" + number(row.readFloorVersusPlain, 5) + "× plain")
+    }
+    if let bodyWrite {
+        print(
+            "Save request of \(bodyWrite.records) flat records, RecordJSONEncoder:"
+                + number(bodyWrite.perRecordInBody, 6) + " µs a record; a record alone"
+                + number(bodyWrite.recordAlone, 6) + " µs (" + number(bodyWrite.bodyVersusAlone, 4) + "×)")
     }
     if let pageGrowth {
         print(

@@ -53,6 +53,10 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         "write-wire": { consume(try RecordJSONEncoder().encode(record)) },
         "write-wire-model": { consume(try RecordJSONEncoder().encode(try encoder.encode(FlatPost.sample))) },
         "write-plain": { consume(try JSONEncoder().encode(FlatPost.sample)) },
+        // A save request of one flat record: the body around a record, against "write-wire".
+        "write-save-request": {
+            consume(try RecordJSONEncoder().encode(RecordsModifyRequest(savingRecords: [record])))
+        },
         // The server path's read: bytes to record, record to model, and Foundation on the plain model.
         "read-wire": { consume(try RecordJSONDecoder().decode(Record.self, from: wire)) },
         "read-wire-model": {
@@ -189,6 +193,7 @@ struct Report: Codable {
     var rows: [Row]
     var growth: [Growth]
     var serverPath: [ServerPathRow]
+    var bodyWrite: BodyWriteRow?
     var pageGrowth: Growth?
     /// How much longer a page of 10,000 unreadable records takes to read than one of 1,000.
     var unreadablePageGrowth: Double?
@@ -239,6 +244,11 @@ do {
             decodeRatio: listTimes[3] / listTimes[2]))
 
     let serverPathRows = [try measureServerPath("flat", try serverPath(FlatPost.sample), with: harness)]
+    let body = try bodyContenders(records: 200)
+    let bodyTimes = try harness.measure([body.body, body.alone]).map { $0 / 1000 }
+    let bodyWrite = BodyWriteRow(
+        records: 200, perRecordInBody: bodyTimes[0] / 200, recordAlone: bodyTimes[1],
+        bodyVersusAlone: bodyTimes[0] / 200 / bodyTimes[1])
     // Pages of 10,000 records take a while to read; the quick run leaves them out.
     var pageGrowth: Growth?
     var unreadablePageGrowth: Double?
@@ -252,7 +262,8 @@ do {
     }
 
     let report = Report(
-        rounds: harness.rounds, rows: rows, growth: growth, serverPath: serverPathRows, pageGrowth: pageGrowth,
+        rounds: harness.rounds, rows: rows, growth: growth, serverPath: serverPathRows, bodyWrite: bodyWrite,
+        pageGrowth: pageGrowth,
         unreadablePageGrowth: unreadablePageGrowth)
     if asJSON {
         let encoder = JSONEncoder()
@@ -303,7 +314,8 @@ func printTable(_ report: Report) {
                 + "    decode" + number(decodeFloor, 6) + " µs =" + number(decodeFloor / decodeHand, 5) + "× hand")
     }
     printServerPath(
-        report.serverPath, pageGrowth: report.pageGrowth, unreadablePageGrowth: report.unreadablePageGrowth)
+        report.serverPath, bodyWrite: report.bodyWrite, pageGrowth: report.pageGrowth,
+        unreadablePageGrowth: report.unreadablePageGrowth)
     print()
     print("Growth (RecordEncoder / RecordDecoder; 10.0× is linear):")
     for growth in report.growth {

@@ -199,6 +199,68 @@ struct FastJSONWriterTests {
         expectSameBytes(RecordOperation(.create, record: Record(recordType: "", recordName: "n")))
     }
 
+    @Test("A body's records are written as a record alone is: the same bytes, or the same first error")
+    func recordsInBodies() {
+        let good = Record(
+            recordType: "T", recordName: "a",
+            fields: ["s": .string("x/y"), "n": .int64(1), "list": .list([.string("p"), .string("q")])])
+        var cleared = Record(recordType: "T", recordName: "b", fields: ["n": .int64(2)])
+        cleared.clearedFields = ["gone"]
+        var encrypted = Record(recordType: "T", recordName: "c", fields: ["n": .int64(3), "secret": .string("s")])
+        encrypted.encryptedFields = ["secret"]
+        let mixed = Record(
+            recordType: "T", recordName: "d",
+            fields: ["n": .int64(4), "empty": .list([]), "place": .location(RecordLocation(latitude: 1, longitude: 2))])
+        let records = [good, cleared, encrypted, mixed, Record(recordType: "T", recordName: "e")]
+        expectSameBytes(RecordsModifyRequest(savingRecords: records))
+        expectSameBytes(RecordsQueryResponse(records: records.map(RecordResult.success)))
+        expectSameBytes(records.map { RecordOperation(saving: $0) })
+
+        // Of two faults, the one the Codable path meets first is reported: in the first record
+        // that has one, in the order of its dictionary.
+        let bad: [RecordValue] = [
+            .double(.nan), .date(Date(timeIntervalSince1970: 1e300)), .list([.int64(1), .string("x")]),
+            .location(RecordLocation(latitude: .nan, longitude: 0)),
+        ]
+        for value in bad {
+            let faulty = Record(recordType: "T", recordName: "f", fields: ["bad": value, "good": .int64(1)])
+            let typeless = Record(recordType: "", recordName: "g", fields: ["bad": value])
+            expectSameBytes(RecordsModifyRequest(savingRecords: [good, faulty, typeless]), "\(value)")
+            expectSameBytes(RecordsModifyRequest(savingRecords: [good, typeless, faulty]), "\(value)")
+            expectSameBytes(RecordsQueryResponse(records: [.success(good), .success(faulty)]), "\(value)")
+        }
+    }
+
+    @Test("A record's tree with its common fields left as values stands for the same JSON everywhere")
+    func deferredFieldsTree() throws {
+        var record = Record(
+            recordType: "T", recordName: "a",
+            fields: [
+                "s": .string("x"), "n": .int64(1), "d": .date(Date(timeIntervalSince1970: 2)),
+                "r": .reference(RecordReference(recordName: "b")), "empty": .list([]), "secret": .string("s"),
+            ])
+        record.encryptedFields = ["secret"]
+        for record in [record, Record(recordType: "T", recordName: "b", fields: ["n": .int64(1)])] {
+            let plain = try WireRecord.object(for: record, at: [], as: .stored, defersCommonFields: false)
+            let deferred = try WireRecord.object(for: record, at: [], as: .stored, defersCommonFields: true)
+            guard case .recordFields(let common, _)? = deferred["fields"] else {
+                Issue.record("the common fields are not left as values")
+                continue
+            }
+            #expect(common["n"] == .int64(1))
+            #expect(WireJSON.object(deferred) != WireJSON.object(plain))
+            // Through Foundation's encoder, as any JSON and as a document's members.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            #expect(try encoder.encode(WireJSON.object(deferred)) == encoder.encode(WireJSON.object(plain)))
+            #expect(
+                try encoder.encode(deferred.mapValues(WireDocumentMember.init))
+                    == encoder.encode(plain.mapValues(WireDocumentMember.init)))
+            // Read back through a reader of the tree.
+            #expect(try WireRecord.record(from: WireReader(.object(deferred), path: [])) == record)
+        }
+    }
+
     @Test("An array of wire values is written element by element, an error at its element's index")
     func arraysOfWireValues() throws {
         let zones = [

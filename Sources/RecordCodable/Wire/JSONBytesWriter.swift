@@ -67,6 +67,8 @@ struct JSONBytesWriter {
                 }
             }
             endObject(empty: members.isEmpty)
+        case .recordFields(let common, let built):
+            try writeFields(common: common, built: built)
         }
     }
 

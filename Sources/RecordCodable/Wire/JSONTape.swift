@@ -414,6 +414,8 @@ private struct TreeLayout {
                 appendString(key)
                 append(member)
             }
+        case .recordFields(let common, let built):
+            append(.object(WireJSON.fieldsObject(common: common, built: built)))
         }
         tokens[index].end = Int32(clamping: tokens.count)
     }

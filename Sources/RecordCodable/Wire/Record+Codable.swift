@@ -66,7 +66,21 @@ enum WireRecord {
 
     // MARK: Writing
 
-    static func object(for record: Record, at path: [any CodingKey], as form: Form) throws -> [String: WireJSON] {
+    /// Whether ``object(for:at:as:defersCommonFields:)`` leaves the common fields of records as
+    /// values: set by ``RecordJSONEncoder`` while it builds a body to write, never otherwise.
+    @TaskLocal static var defersCommonFields = false
+
+    /// The record's dictionary as CloudKit Web Services has it in `form`.
+    ///
+    /// - Parameter defersCommonFields: Whether the fields of a common kind are left as values, for
+    ///   ``JSONBytesWriter`` to write straight (``WireJSON/recordFields(common:built:)``). Their
+    ///   JSON is always built without error, so leaving them changes neither the bytes nor which
+    ///   error is thrown: the other fields are built, and fail, in the order of `record.fields`
+    ///   either way. The default is ``defersCommonFields``, which ``RecordJSONEncoder`` sets while
+    ///   it builds a body.
+    static func object(
+        for record: Record, at path: [any CodingKey], as form: Form, defersCommonFields: Bool = defersCommonFields
+    ) throws -> [String: WireJSON] {
         var object: [String: WireJSON] = [:]
         switch form {
         case .stored:
@@ -84,13 +98,23 @@ enum WireRecord {
             }
         }
         var fields: [String: WireJSON] = [:]
+        var commonFields: [String: RecordValue] = [:]
         let encrypted = record.encryptedFields
-        for (name, value) in record.fields {
+        // Most often every field is common: the record's own dictionary is then left as it is.
+        let allCommon =
+            defersCommonFields && record.fields.values.allSatisfy(WireField.isCommon)
+            && (encrypted.isEmpty || encrypted.isDisjoint(with: record.fields.keys))
+        if allCommon { commonFields = record.fields }
+        for (name, value) in record.fields where !allCommon {
             // Built only for an error.
             func fieldPath() -> [any CodingKey] {
                 path + [AnyCodingKey(stringValue: "fields"), AnyCodingKey(stringValue: name)]
             }
             if case .saved = form { try requireUploaded(value, of: record, field: name, at: fieldPath()) }
+            if defersCommonFields, WireField.isCommon(value), encrypted.isEmpty || !encrypted.contains(name) {
+                commonFields[name] = value
+                continue
+            }
             fields[name] = try WireField.object(
                 for: value, typeHint: value.isEmptyList ? record.fieldTypeHints[name] : nil,
                 encrypted: encrypted.contains(name), at: fieldPath())
@@ -99,7 +123,7 @@ enum WireRecord {
             fields[name] = WireField.clearedObject(
                 typeName: record.fieldTypeHints[name], encrypted: encrypted.contains(name))
         }
-        object["fields"] = .object(fields)
+        object["fields"] = commonFields.isEmpty ? .object(fields) : .recordFields(common: commonFields, built: fields)
         object.set("parent", record.parent.map(WireField.reference))
         if let metadata = record.metadata {
             object.set("recordChangeTag", metadata.changeTag.map(WireJSON.string))

@@ -50,9 +50,11 @@ public struct RecordJSONEncoder: Sendable {
             }
             writer.endArray(empty: records.isEmpty)
         } else if let wireValue = value as? any WireCodable {
-            try writer.write(try wireValue.wireJSON(at: []), at: [])
+            // The records in a body have their common fields written straight, as a record's are.
+            let json = try WireRecord.$defersCommonFields.withValue(true) { try wireValue.wireJSON(at: []) }
+            try writer.write(json, at: [])
         } else if let wireValues = value as? any WireCodableArray {
-            try wireValues.write(to: &writer)
+            try WireRecord.$defersCommonFields.withValue(true) { try wireValues.write(to: &writer) }
         } else {
             let encoder = JSONEncoder()
             encoder.outputFormatting = outputFormatting.union(.sortedKeys)

@@ -153,6 +153,33 @@ enum WireField {
         return .double(number)
     }
 
+    /// Whether a field's value is of a common kind, which the fast writers write straight from the
+    /// value as ``object(for:typeHint:encrypted:at:)`` would build it, and whose JSON is always
+    /// built without error: a string, an integer, a finite double, bytes, a date within the
+    /// milliseconds an `Int64` counts, a reference, or a non-empty list of one of these, of one
+    /// type. (An empty list takes its type from the record's hint, and an encrypted field is
+    /// marked: neither is decided by the value alone.)
+    static func isCommon(_ value: RecordValue) -> Bool {
+        guard case .list(let elements) = value else { return isCommonScalar(value) }
+        guard let type = elements.first.flatMap(FieldType.init(of:)) else { return false }
+        return elements.allSatisfy { FieldType(of: $0) == type && isCommonScalar($0) }
+    }
+
+    private static func isCommonScalar(_ value: RecordValue) -> Bool {
+        switch value {
+        case .string, .int64, .bytes, .reference: true
+        case .double(let number): number.isFinite
+        case .date(let date): milliseconds(of: date) != nil
+        case .asset, .location, .list: false
+        }
+    }
+
+    /// The date as a field holds it, whole milliseconds since 1970; `nil` beyond an `Int64`'s.
+    static func milliseconds(of date: Date) -> Int64? {
+        guard case .int64(let milliseconds)? = try? milliseconds(date, at: []) else { return nil }
+        return milliseconds
+    }
+
     /// Whole milliseconds since 1970, rounded to the nearest.
     static func milliseconds(_ date: Date, at path: @autoclosure () -> [any CodingKey]) throws -> WireJSON {
         guard let milliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) else {

@@ -137,6 +137,8 @@ extension WireJSON: Codable {
             case nil: try container.encode(elements)
             }
         case .object(let members): try container.encode(members)
+        case .recordFields(let common, let built):
+            try container.encode(WireJSON.fieldsObject(common: common, built: built))
         }
     }
 }

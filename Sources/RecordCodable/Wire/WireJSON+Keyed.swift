@@ -230,6 +230,9 @@ extension WireJSON {
             case .object(let members):
                 var nested = container.nestedContainer(keyedBy: DictionaryKey.self, forKey: key)
                 try write(members, to: &nested, depth: depth + 1)
+            case .recordFields(let common, let built):
+                var nested = container.nestedContainer(keyedBy: DictionaryKey.self, forKey: key)
+                try write(WireJSON.fieldsObject(common: common, built: built), to: &nested, depth: depth + 1)
             }
         }
     }
@@ -255,6 +258,9 @@ extension WireJSON {
             case .object(let members):
                 var nested = container.nestedContainer(keyedBy: DictionaryKey.self)
                 try write(members, to: &nested, depth: depth + 1)
+            case .recordFields(let common, let built):
+                var nested = container.nestedContainer(keyedBy: DictionaryKey.self)
+                try write(WireJSON.fieldsObject(common: common, built: built), to: &nested, depth: depth + 1)
             }
         }
     }

@@ -76,7 +76,7 @@ extension WireRecord {
             for (name, value) in record.fields {
                 let key = DictionaryKey(name)
                 let isEncrypted = !encrypted.isEmpty && encrypted.contains(name)
-                if !isEncrypted, !value.isEmptyList, Self.isCommon(value) {
+                if !isEncrypted, WireField.isCommon(value) {
                     var field = container.nestedContainer(keyedBy: DictionaryKey.self, forKey: key)
                     try field.encode(value.typeName, forKey: Self.typeKey)
                     try Self.write(value, forKey: Self.valueKey, into: &field, depth: path.count + 2)
@@ -89,25 +89,7 @@ extension WireRecord {
             }
         }
 
-        /// Whether the field is written here: a value of a common kind that CloudKit's JSON can
-        /// carry, or a list of such values of one type. Decided before a field's container is
-        /// made, as what is written to a coder cannot be taken back.
-        private static func isCommon(_ value: RecordValue) -> Bool {
-            guard case .list(let elements) = value else { return isCommonScalar(value) }
-            let type = elements.first.flatMap(WireField.FieldType.init(of:))
-            return elements.allSatisfy { WireField.FieldType(of: $0) == type && isCommonScalar($0) }
-        }
-
-        private static func isCommonScalar(_ value: RecordValue) -> Bool {
-            switch value {
-            case .string, .int64, .bytes, .reference: true
-            case .double(let number): number.isFinite
-            case .date(let date): milliseconds(date) != nil
-            case .asset, .location, .list: false
-            }
-        }
-
-        /// Writes a common value (``isCommon(_:)``) as ``WireField`` gives it.
+        /// Writes a common value (``WireField/isCommon(_:)``) as ``WireField`` gives it.
         private static func write(
             _ value: RecordValue, forKey key: DictionaryKey,
             into container: inout KeyedEncodingContainer<DictionaryKey>,
@@ -118,7 +100,7 @@ extension WireRecord {
             case .int64(let number): try container.encode(number, forKey: key)
             case .double(let number): try container.encode(number, forKey: key)
             case .bytes(let data): try container.encode(data.base64EncodedString(), forKey: key)
-            case .date(let date): try container.encode(milliseconds(date) ?? 0, forKey: key)
+            case .date(let date): try container.encode(WireField.milliseconds(of: date) ?? 0, forKey: key)
             case .reference(let reference):
                 try write(WireField.reference(reference), forKey: key, into: &container, depth: depth)
             case .list(let elements):
@@ -127,15 +109,9 @@ extension WireRecord {
                     try write(element, into: &list)
                 }
             case .asset, .location:
-                // Not common: never written here (``isCommon(_:)``).
+                // Not common: never written here (``WireField/isCommon(_:)``).
                 break
             }
-        }
-
-        /// The date as `WireField` writes it, whole milliseconds; `nil` beyond an `Int64`'s.
-        private static func milliseconds(_ date: Date) -> Int64? {
-            guard case .int64(let milliseconds)? = try? WireField.milliseconds(date, at: []) else { return nil }
-            return milliseconds
         }
 
         /// Writes JSON as the member `key`, an object through keyed containers as the generic
@@ -155,7 +131,7 @@ extension WireRecord {
             case .int64(let number): try list.encode(number)
             case .double(let number): try list.encode(number)
             case .bytes(let data): try list.encode(data.base64EncodedString())
-            case .date(let date): try list.encode(milliseconds(date) ?? 0)
+            case .date(let date): try list.encode(WireField.milliseconds(of: date) ?? 0)
             case .reference(let reference): try list.encode(WireField.reference(reference))
             case .asset, .location, .list: break
             }
