@@ -60,6 +60,46 @@ struct FastJSONPropertyTests {
         #expect(failures > 50)
     }
 
+    @Test("Random bodies of faulty and mixed records: the same bytes, or the same first error at its path")
+    func randomFaultyBodies() {
+        var random = RandomSource(seed: Self.seed &+ 4)
+        // Names that sort alike for eight bytes, or by bytes rather than by `String`'s order.
+        let names = [
+            "a", "aaaaaaaa", "aaaaaaaab", "aaaaaaa", "aaaaaaaa\u{0}", "é", "e\u{301}", "x/y", "Ω", "\u{2126}", "😀",
+            "Z", "_", "type", "value",
+        ]
+        var failures = 0
+        for iteration in 0..<300 {
+            let records = (0..<random.int(in: 0...3)).map { _ in
+                var record = Record.random(using: &random)
+                record.recordType = random.int(in: 0...8) == 0 ? "" : "T"
+                for _ in 0..<random.int(in: 0...3) {
+                    record.fields[names[random.int(in: 0...(names.count - 1))]] =
+                        random.bool() ? .list([]) : .random(using: &random)
+                }
+                let named = Array(record.fields.keys) + ["Ω"]
+                record.encryptedFields = Set(named.filter { _ in random.int(in: 0...3) == 0 })
+                if random.int(in: 0...2) == 0 { record.clearedFields = ["cleared", names[random.int(in: 0...3)]] }
+                if random.bool() { record.fieldTypeHints = ["cleared": "INT64_LIST", "aaaaaaaa": "TIMESTAMP_LIST"] }
+                return record
+            }
+            let operations = records.map { record in
+                RecordOperation(
+                    RecordOperation.OperationType.allCases[random.int(in: 0...6)], record: record,
+                    desiredKeys: random.maybe { $0.array { $0.string() } })
+            }
+            let comment = "seed \(Self.seed &+ 4), iteration \(iteration)"
+            let request = RecordsModifyRequest(operations: operations, atomic: random.maybe { $0.bool() })
+            expectSameBytes(request, comment)
+            expectSameBytes(operations, comment)
+            expectSameBytes(RecordsQueryResponse(records: records.map(RecordResult.success)), comment)
+            expectSameBytes(records, comment)
+            if (try? RecordJSONEncoder().encode(request)) == nil { failures += 1 }
+        }
+        // Many bodies hold a fault, so that which one is reported first is tested.
+        #expect(failures > 60)
+    }
+
     @Test("Mutations of record JSON read the same on both paths")
     func mutatedRecordJSON() throws {
         var random = RandomSource(seed: Self.seed &+ 2)

@@ -8,9 +8,11 @@ import Foundation
 /// as values (``WireRecord/object(for:at:as:defersCommonFields:)``), and they are written here
 /// straight to bytes, exactly as ``WireField`` builds them: the type name is
 /// ``RecordValue/typeName``, bytes are `base64EncodedString()`, a date is
-/// `WireField.milliseconds(of:)` and a reference `WireField.reference(_:)`. Every other field
-/// (encrypted, an empty list, an asset, a location, a value that CloudKit's JSON cannot carry) is
-/// in the tree as `WireField` built it, errors included, in the order of `record.fields`.
+/// `WireField.milliseconds(of:)` and a reference `WireField.reference(_:)`, and an encrypted field
+/// has `"isEncrypted":true` first (``WireRecord/DeferredFields/writesStraight(_:named:encrypted:)``).
+/// Every other field (an empty list, an asset, a location, an encrypted reference, a value that
+/// CloudKit's JSON cannot carry) is in the tree as `WireField` built it, errors included, in the
+/// order of `record.fields`.
 ///
 /// The tests and the `wire` fuzz target compare the bytes with the `Codable` path's on random
 /// records and bodies, so that a change to the wire types' rules cannot leave this writer behind
@@ -34,44 +36,50 @@ extension JSONBytesWriter {
         }
     }
 
-    /// Writes a record's `fields` object (``WireJSON/recordFields(common:built:)``): the common
-    /// fields from their values and the others from their JSON, all in the order of their names.
-    mutating func writeFields(common: [String: RecordValue], built: [String: WireJSON]) throws(NonFiniteNumber) {
+    /// Writes a record's `fields` object (``WireJSON/recordFields(_:)``): each field straight from
+    /// its value, or from the JSON the wire types built for it, all in the order of their names.
+    mutating func writeFields(_ fields: WireRecord.DeferredFields) throws(NonFiniteNumber) {
         beginObject()
-        if built.isEmpty {
-            for (position, field) in JSONKeyOrder.sorted(common).enumerated() {
-                try writeCommonField(field.key, field.value, first: position == 0)
+        // Cleared fields, which have JSON but no value, merged in by name.
+        let cleared = fields.cleared.isEmpty ? [] : JSONKeyOrder.sorted(fields.cleared)
+        var nextCleared = 0
+        var count = 0
+        for field in JSONKeyOrder.sorted(fields.values) {
+            while nextCleared < cleared.count, cleared[nextCleared].key.utf8.lexicographicallyPrecedes(field.key.utf8) {
+                try writeBuiltField(cleared[nextCleared].key, cleared[nextCleared].value, first: count == 0)
+                nextCleared += 1
+                count += 1
             }
-        } else {
-            let fields =
-                common.map { (key: $0.key, value: FieldSource.common($0.value)) }
-                + built.map { (key: $0.key, value: FieldSource.built($0.value)) }
-            for (position, field) in JSONKeyOrder.sorted(fields).enumerated() {
-                switch field.value {
-                case .common(let value):
-                    try writeCommonField(field.key, value, first: position == 0)
-                case .built(let json):
-                    writeKey(field.key, first: position == 0)
-                    do throws(NonFiniteNumber) {
-                        try write(json)
-                    } catch {
-                        throw error.inside(AnyCodingKey(stringValue: field.key))
-                    }
-                }
+            if let json = fields.builtJSON(of: field.key, field.value) {
+                try writeBuiltField(field.key, json, first: count == 0)
+            } else {
+                let encrypted = fields.isEncrypted(field.key)
+                try writeCommonField(field.key, field.value, encrypted: encrypted, first: count == 0)
             }
+            count += 1
         }
-        endObject(empty: common.isEmpty && built.isEmpty)
+        for field in cleared[nextCleared...] {
+            try writeBuiltField(field.key, field.value, first: count == 0)
+            count += 1
+        }
+        endObject(empty: count == 0)
     }
 
-    /// Where a field's JSON comes from, when a record has fields of both kinds.
-    private enum FieldSource {
-        case common(RecordValue)
-        case built(WireJSON)
+    /// Writes the member of a field whose JSON the wire types built.
+    private mutating func writeBuiltField(_ name: String, _ json: WireJSON, first: Bool) throws(NonFiniteNumber) {
+        writeKey(name, first: first)
+        do throws(NonFiniteNumber) {
+            try write(json)
+        } catch {
+            throw error.inside(AnyCodingKey(stringValue: name))
+        }
     }
 
     /// Writes the member of a field of a common kind (``WireField/isCommon(_:)``).
-    private mutating func writeCommonField(_ name: String, _ value: RecordValue, first: Bool) throws(NonFiniteNumber) {
-        writeFieldStart(name: name, typeName: value.typeName, first: first)
+    private mutating func writeCommonField(_ name: String, _ value: RecordValue, encrypted: Bool, first: Bool)
+        throws(NonFiniteNumber)
+    {
+        writeFieldStart(name: name, typeName: value.typeName, encrypted: encrypted, first: first)
         if case .list(let elements) = value {
             beginArray()
             for (index, element) in elements.enumerated() {

@@ -67,8 +67,10 @@ struct JSONBytesWriter {
                 }
             }
             endObject(empty: members.isEmpty)
-        case .recordFields(let common, let built):
-            try writeFields(common: common, built: built)
+        case .recordFields(let fields):
+            try writeFields(fields)
+        case .commonFields(let values):
+            try writeFields(WireRecord.DeferredFields(values: values))
         }
     }
 
@@ -122,24 +124,33 @@ struct JSONBytesWriter {
     }
 
     /// Writes the separator before a record's field, its name, and the start of its object up to
-    /// its value: `"name":{"type":"STRING","value":`. Compact JSON is written in one step.
+    /// its value: `"name":{"type":"STRING","value":`, or for an encrypted field
+    /// `"name":{"isEncrypted":true,"type":"STRING","value":`. Compact JSON is written in one step.
     ///
     /// `typeName` is one of CloudKit's type names (``RecordValue/typeName``), written as it is.
-    mutating func writeFieldStart(name: String, typeName: String, first: Bool) {
+    mutating func writeFieldStart(name: String, typeName: String, encrypted: Bool = false, first: Bool) {
         guard !prettyPrinted else {
             writeKey(name, first: first)
             beginObject()
-            writeKey("type", first: true)
+            if encrypted {
+                writeKey("isEncrypted", first: true)
+                append("true")
+            }
+            writeKey("type", first: !encrypted)
             write(typeName)
             writeKey("value", first: false)
             return
         }
         depth += 1
         let escapingSlashes = escapesSlashes
-        put(upTo: JSONText.bound(of: name) + JSONText.bound(of: typeName) + 20) { output in
+        put(upTo: JSONText.bound(of: name) + JSONText.bound(of: typeName) + (encrypted ? 40 : 20)) { output in
             if !first { output.append(UInt8(ascii: ",")) }
             JSONText.put(name, escapingSlashes: escapingSlashes, into: &output)
-            JSONText.putASCII(JSONText.fieldTypeStart, into: &output)
+            if encrypted {
+                JSONText.putASCII(JSONText.encryptedFieldTypeStart, into: &output)
+            } else {
+                JSONText.putASCII(JSONText.fieldTypeStart, into: &output)
+            }
             // A type name is one of CloudKit's, such as `INT64_LIST`: nothing in it needs an escape.
             output.append(UInt8(ascii: "\""))
             JSONText.putASCII(typeName, into: &output)
@@ -180,21 +191,6 @@ struct JSONBytesWriter {
     private mutating func newLine() {
         bytes.append(UInt8(ascii: "\n"))
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
-    }
-
-    /// A point in the output to come back to.
-    struct Mark {
-        fileprivate let count: Int
-        fileprivate let depth: Int
-    }
-
-    /// Where the output is now.
-    var mark: Mark { Mark(count: bytes.count, depth: depth) }
-
-    /// Takes back everything written since `mark`.
-    mutating func rollBack(to mark: Mark) {
-        bytes.removeSubrange(mark.count...)
-        depth = mark.depth
     }
 
     // MARK: Errors

@@ -414,8 +414,10 @@ private struct TreeLayout {
                 appendString(key)
                 append(member)
             }
-        case .recordFields(let common, let built):
-            append(.object(WireJSON.fieldsObject(common: common, built: built)))
+        case .recordFields(let fields):
+            append(.object(fields.object))
+        case .commonFields(let values):
+            append(.object(WireRecord.DeferredFields(values: values).object))
         }
         tokens[index].end = Int32(clamping: tokens.count)
     }

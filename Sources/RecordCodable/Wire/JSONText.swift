@@ -135,6 +135,9 @@ enum JSONText {
     /// What comes between a field's quoted name and its quoted type name: `:{"type":`.
     static let fieldTypeStart = Array(#":{"type":"#.utf8)
 
+    /// The same for an encrypted field: `:{"isEncrypted":true,"type":`, its keys in order.
+    static let encryptedFieldTypeStart = Array(#":{"isEncrypted":true,"type":"#.utf8)
+
     /// What comes between a field's quoted type name and its value: `,"value":`.
     static let fieldValueStart = Array(#","value":"#.utf8)
 }

@@ -73,7 +73,7 @@ enum WireRecord {
     /// The record's dictionary as CloudKit Web Services has it in `form`.
     ///
     /// - Parameter defersCommonFields: Whether the fields of a common kind are left as values, for
-    ///   ``JSONBytesWriter`` to write straight (``WireJSON/recordFields(common:built:)``). Their
+    ///   ``JSONBytesWriter`` to write straight (``WireJSON/recordFields(_:)``). Their
     ///   JSON is always built without error, so leaving them changes neither the bytes nor which
     ///   error is thrown: the other fields are built, and fail, in the order of `record.fields`
     ///   either way. The default is ``defersCommonFields``, which ``RecordJSONEncoder`` sets while
@@ -98,32 +98,34 @@ enum WireRecord {
             }
         }
         var fields: [String: WireJSON] = [:]
-        var commonFields: [String: RecordValue] = [:]
         let encrypted = record.encryptedFields
-        // Most often every field is common: the record's own dictionary is then left as it is.
-        let allCommon =
-            defersCommonFields && record.fields.values.allSatisfy(WireField.isCommon)
-            && (encrypted.isEmpty || encrypted.isDisjoint(with: record.fields.keys))
-        if allCommon { commonFields = record.fields }
-        for (name, value) in record.fields where !allCommon {
+        for (name, value) in record.fields {
             // Built only for an error.
             func fieldPath() -> [any CodingKey] {
                 path + [AnyCodingKey(stringValue: "fields"), AnyCodingKey(stringValue: name)]
             }
             if case .saved = form { try requireUploaded(value, of: record, field: name, at: fieldPath()) }
-            if defersCommonFields, WireField.isCommon(value), encrypted.isEmpty || !encrypted.contains(name) {
-                commonFields[name] = value
-                continue
-            }
+            if defersCommonFields, DeferredFields.writesStraight(value, named: name, encrypted: encrypted) { continue }
             fields[name] = try WireField.object(
                 for: value, typeHint: value.isEmptyList ? record.fieldTypeHints[name] : nil,
                 encrypted: encrypted.contains(name), at: fieldPath())
         }
+        var cleared: [String: WireJSON] = [:]
         for name in record.clearedFields {
-            fields[name] = WireField.clearedObject(
+            let json = WireField.clearedObject(
                 typeName: record.fieldTypeHints[name], encrypted: encrypted.contains(name))
+            if defersCommonFields { cleared[name] = json } else { fields[name] = json }
         }
-        object["fields"] = commonFields.isEmpty ? .object(fields) : .recordFields(common: commonFields, built: fields)
+        if defersCommonFields {
+            // Most often every field is written straight, which needs nothing but the values.
+            object["fields"] =
+                fields.isEmpty && cleared.isEmpty && encrypted.isEmpty
+                ? .commonFields(record.fields)
+                : .recordFields(
+                    DeferredFields(values: record.fields, encrypted: encrypted, built: fields, cleared: cleared))
+        } else {
+            object["fields"] = .object(fields)
+        }
         object.set("parent", record.parent.map(WireField.reference))
         if let metadata = record.metadata {
             object.set("recordChangeTag", metadata.changeTag.map(WireJSON.string))
@@ -137,6 +139,63 @@ enum WireRecord {
             }
         }
         return object
+    }
+
+    /// A record's `fields` object, left in part as the record's values (``WireJSON/recordFields(_:)``,
+    /// or ``WireJSON/commonFields(_:)`` when it is all values): each field that
+    /// ``writesStraight(_:named:encrypted:)`` is written from its value, and every other one from
+    /// the JSON that ``object(for:at:as:defersCommonFields:)`` built for it, errors and all.
+    struct DeferredFields: Hashable, Sendable {
+        /// The record's fields.
+        let values: [String: RecordValue]
+        /// The record's encrypted fields.
+        let encrypted: Set<String>
+        /// The JSON of each field that is not written from its value.
+        let built: [String: WireJSON]
+        /// The JSON of the cleared fields, which have no value.
+        let cleared: [String: WireJSON]
+
+        init(
+            values: [String: RecordValue], encrypted: Set<String> = [], built: [String: WireJSON] = [:],
+            cleared: [String: WireJSON] = [:]
+        ) {
+            self.values = values
+            self.encrypted = encrypted
+            self.built = built
+            self.cleared = cleared
+        }
+
+        /// Whether a field is written from its value: it is of a common kind, whose JSON is always
+        /// built without error (``WireField/isCommon(_:)``), and not an encrypted reference, which
+        /// CloudKit refuses to encrypt. (An encrypted field is written with its marker.)
+        static func writesStraight(_ value: RecordValue, named name: String, encrypted: Set<String>) -> Bool {
+            WireField.isCommon(value)
+                && (encrypted.isEmpty || WireField.canBeEncrypted(value) || !encrypted.contains(name))
+        }
+
+        /// The JSON built for the field `name`, or `nil` for a field written from its value.
+        @inline(__always)
+        func builtJSON(of name: String, _ value: RecordValue) -> WireJSON? {
+            if built.isEmpty || Self.writesStraight(value, named: name, encrypted: encrypted) { return nil }
+            return built[name]
+        }
+
+        /// Whether the field `name` is marked encrypted.
+        @inline(__always)
+        func isEncrypted(_ name: String) -> Bool {
+            !encrypted.isEmpty && encrypted.contains(name)
+        }
+
+        /// The members of the object the fields stand for, each as ``WireField`` builds it.
+        var object: [String: WireJSON] {
+            var object = built.merging(cleared) { built, _ in built }
+            for (name, value) in values where object[name] == nil {
+                // A common value's JSON is always built: `null` is never taken, and would keep
+                // the field rather than drop it.
+                object[name] = (try? WireField.object(for: value, encrypted: isEncrypted(name), at: [])) ?? .null
+            }
+            return object
+        }
     }
 
     /// Refuses to save an asset that the server cannot resolve: a local file not uploaded yet,

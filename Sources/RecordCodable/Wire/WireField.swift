@@ -161,8 +161,18 @@ enum WireField {
     /// marked: neither is decided by the value alone.)
     static func isCommon(_ value: RecordValue) -> Bool {
         guard case .list(let elements) = value else { return isCommonScalar(value) }
-        guard let type = elements.first.flatMap(FieldType.init(of:)) else { return false }
-        return elements.allSatisfy { FieldType(of: $0) == type && isCommonScalar($0) }
+        // One pass that asks of each element only what its kind needs.
+        switch elements.first {
+        case .string: return elements.allSatisfy { if case .string = $0 { true } else { false } }
+        case .int64: return elements.allSatisfy { if case .int64 = $0 { true } else { false } }
+        case .double:
+            return elements.allSatisfy { if case .double(let number) = $0 { number.isFinite } else { false } }
+        case .date:
+            return elements.allSatisfy { if case .date(let date) = $0 { milliseconds(of: date) != nil } else { false } }
+        case .bytes: return elements.allSatisfy { if case .bytes = $0 { true } else { false } }
+        case .reference: return elements.allSatisfy { if case .reference = $0 { true } else { false } }
+        case .asset, .location, .list, nil: return false
+        }
     }
 
     private static func isCommonScalar(_ value: RecordValue) -> Bool {
@@ -174,15 +184,15 @@ enum WireField {
         }
     }
 
-    /// The date as a field holds it, whole milliseconds since 1970; `nil` beyond an `Int64`'s.
+    /// The date as a field holds it: whole milliseconds since 1970, rounded to the nearest; `nil`
+    /// beyond the milliseconds an `Int64` counts.
     static func milliseconds(of date: Date) -> Int64? {
-        guard case .int64(let milliseconds)? = try? milliseconds(date, at: []) else { return nil }
-        return milliseconds
+        Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded())
     }
 
     /// Whole milliseconds since 1970, rounded to the nearest.
     static func milliseconds(_ date: Date, at path: @autoclosure () -> [any CodingKey]) throws -> WireJSON {
-        guard let milliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) else {
+        guard let milliseconds = milliseconds(of: date) else {
             throw EncodingError.invalid(
                 date, at: path(),
                 "The date \(date.timeIntervalSince1970) seconds from 1970 is beyond the milliseconds that an Int64 "

@@ -137,8 +137,10 @@ extension WireJSON: Codable {
             case nil: try container.encode(elements)
             }
         case .object(let members): try container.encode(members)
-        case .recordFields(let common, let built):
-            try container.encode(WireJSON.fieldsObject(common: common, built: built))
+        case .recordFields(let fields):
+            try container.encode(fields.object)
+        case .commonFields(let values):
+            try container.encode(WireRecord.DeferredFields(values: values).object)
         }
     }
 }

@@ -230,9 +230,12 @@ extension WireJSON {
             case .object(let members):
                 var nested = container.nestedContainer(keyedBy: DictionaryKey.self, forKey: key)
                 try write(members, to: &nested, depth: depth + 1)
-            case .recordFields(let common, let built):
+            case .recordFields(let fields):
                 var nested = container.nestedContainer(keyedBy: DictionaryKey.self, forKey: key)
-                try write(WireJSON.fieldsObject(common: common, built: built), to: &nested, depth: depth + 1)
+                try write(fields.object, to: &nested, depth: depth + 1)
+            case .commonFields(let values):
+                var nested = container.nestedContainer(keyedBy: DictionaryKey.self, forKey: key)
+                try write(WireRecord.DeferredFields(values: values).object, to: &nested, depth: depth + 1)
             }
         }
     }
@@ -258,9 +261,12 @@ extension WireJSON {
             case .object(let members):
                 var nested = container.nestedContainer(keyedBy: DictionaryKey.self)
                 try write(members, to: &nested, depth: depth + 1)
-            case .recordFields(let common, let built):
+            case .recordFields(let fields):
                 var nested = container.nestedContainer(keyedBy: DictionaryKey.self)
-                try write(WireJSON.fieldsObject(common: common, built: built), to: &nested, depth: depth + 1)
+                try write(fields.object, to: &nested, depth: depth + 1)
+            case .commonFields(let values):
+                var nested = container.nestedContainer(keyedBy: DictionaryKey.self)
+                try write(WireRecord.DeferredFields(values: values).object, to: &nested, depth: depth + 1)
             }
         }
     }

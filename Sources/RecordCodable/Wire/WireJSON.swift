@@ -21,13 +21,16 @@ enum WireJSON: Hashable, Sendable {
     case string(String)
     case array([WireJSON])
     case object([String: WireJSON])
-    /// A record's `fields` object in two parts: the fields of a common kind (``WireField/isCommon(_:)``)
-    /// as the record holds them, and the JSON of the others. Only a tree built for
-    /// ``JSONBytesWriter`` has one (``WireRecord/object(for:at:as:defersCommonFields:)``): the
-    /// writer writes common fields straight from their values, which costs a third of building
-    /// each one's JSON first. Anything else that meets one takes it as the object it stands for
-    /// (``fieldsObject(common:built:)``).
-    case recordFields(common: [String: RecordValue], built: [String: WireJSON])
+    /// A record's `fields` object, left in part as the record's values (``WireRecord/DeferredFields``).
+    /// Only a tree built for ``JSONBytesWriter`` has one
+    /// (``WireRecord/object(for:at:as:defersCommonFields:)``): the writer writes common fields
+    /// straight from their values, which costs a third of building each one's JSON first. Anything
+    /// else that meets one takes it as the object it stands for (``WireRecord/DeferredFields/object``).
+    /// Boxed, so that no other case grows.
+    indirect case recordFields(WireRecord.DeferredFields)
+    /// A record's `fields` object whose every field is written from its value: the common case
+    /// of ``recordFields(_:)``, which needs no box.
+    case commonFields([String: RecordValue])
 
     /// The length of the coding path where the document being read starts: a record, or a
     /// request or response body.
@@ -50,20 +53,6 @@ enum WireJSON: Hashable, Sendable {
 
     /// The count that reads in this task add to, if any; read in debug builds only.
     @TaskLocal static var readCount: ReadCount?
-}
-
-extension WireJSON {
-    /// The members of the object that a ``recordFields(common:built:)`` stands for: the built
-    /// fields, and each common field's JSON as ``WireField`` builds it.
-    static func fieldsObject(common: [String: RecordValue], built: [String: WireJSON]) -> [String: WireJSON] {
-        var object = built
-        for (name, value) in common {
-            // A common value's JSON is always built (`WireField.isCommon(_:)`): `null` is never
-            // taken, and would keep the field rather than drop it.
-            object[name] = (try? WireField.object(for: value, at: [])) ?? .null
-        }
-        return object
-    }
 }
 
 extension [WireJSON] {

@@ -12,7 +12,7 @@ import Foundation
 /// - a field of a common kind — a string, an integer, a finite double, bytes, a date within range,
 ///   a reference, or a non-empty list of one of these — is written as ``WireField`` writes it: its
 ///   type name is ``RecordValue/typeName``, bytes are `base64EncodedString()`, a date is
-///   `WireField.milliseconds(_:at:)` and a reference `WireField.reference(_:)`;
+///   `WireField.milliseconds(of:)` and a reference `WireField.reference(_:)`;
 /// - any other field (encrypted, an empty list, an asset, a location, a value that CloudKit's JSON
 ///   cannot carry) is `WireField.object(for:typeHint:encrypted:at:)`'s JSON, errors included;
 /// - a record whose own keys cannot be written, or that clears fields, and any record with a coder
