@@ -35,20 +35,33 @@ extension RecordEncodingEngine {
             return EncodedValue(.location(try reinterpret(value, as: RecordLocation.self)))
         case .strings:
             var size = 0
-            let elements = try reinterpret(value, as: [String].self).map { string in
+            let elements = Self.list(try reinterpret(value, as: [String].self)) { string in
                 size &+= string.utf8.count
-                return RecordValue.string(string)
+                return .string(string)
             }
             return EncodedValue(.list(elements), size: size)
         case .integers:
             let numbers = try reinterpret(value, as: [Int].self)
-            return EncodedValue(.list(numbers.map { .int64(Int64($0)) }), size: 8 &* numbers.count)
+            return EncodedValue(.list(Self.list(numbers) { .int64(Int64($0)) }), size: 8 &* numbers.count)
         case .doubles:
             let numbers = try reinterpret(value, as: [Double].self)
-            return EncodedValue(.list(numbers.map(RecordValue.double)), size: 8 &* numbers.count)
+            return EncodedValue(.list(Self.list(numbers, RecordValue.double)), size: 8 &* numbers.count)
         case .dates:
             let dates = try reinterpret(value, as: [Date].self)
-            return EncodedValue(.list(dates.map(RecordValue.date)), size: 8 &* dates.count)
+            return EncodedValue(.list(Self.list(dates, RecordValue.date)), size: 8 &* dates.count)
+        }
+    }
+
+    /// The elements of a list field, each made by `element`. Written through an output span, whose
+    /// count stays in a register, where `map` stores the array's count in memory at each element:
+    /// a list of thousands then costs a fraction of a nanosecond an element, wherever its code
+    /// falls in memory.
+    @inline(__always)
+    private static func list<Value>(_ values: [Value], _ element: (Value) -> RecordValue) -> [RecordValue] {
+        [RecordValue](capacity: values.count) { output in
+            for value in values {
+                output.append(element(value))
+            }
         }
     }
 
