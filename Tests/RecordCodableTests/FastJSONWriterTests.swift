@@ -231,6 +231,46 @@ struct FastJSONWriterTests {
         }
     }
 
+    @Test("Cleared fields are written among the others in the order of their UTF-8 bytes")
+    func clearedFieldsInByteOrder() {
+        // `String`'s order, which compares canonical forms, puts these otherwise: "e" + U+0301
+        // equals "é", and OHM SIGN equals OMEGA.
+        var record = Record(
+            recordType: "T", recordName: "n", fields: ["f": .int64(1), "zz": .string("z"), "Ωy": .int64(2)])
+        record.clearedFields = ["e\u{301}", "\u{2126}x", "\u{2126}z"]
+        expectSameBytes(record)
+        expectSameBytes(RecordsModifyRequest(savingRecords: [record]))
+        record.encryptedFields = ["zz", "\u{2126}x"]
+        expectSameBytes(record)
+    }
+
+    @Test("An encrypted field whose type is a reference or an asset is refused, also empty or cleared")
+    func unencryptableHintedFields() {
+        var empty = Record(recordType: "T", recordName: "n", fields: ["e": .list([])])
+        empty.fieldTypeHints = ["e": "REFERENCE_LIST"]
+        empty.encryptedFields = ["e"]
+        var cleared = Record(recordType: "T", recordName: "n", fields: ["s": .string("x")])
+        cleared.clearedFields = ["c"]
+        cleared.fieldTypeHints = ["c": "ASSETID"]
+        cleared.encryptedFields = ["c", "s"]
+        for record in [empty, cleared] {
+            expectSameBytes(record)
+            expectSameBytes(RecordsModifyRequest(savingRecords: [record]))
+        }
+        let emptyError = #expect(throws: EncodingError.self) { try RecordJSONEncoder().encode(empty) }
+        #expect(emptyError?.path == "fields.e")
+        let clearedError = #expect(throws: EncodingError.self) { try RecordJSONEncoder().encode(cleared) }
+        #expect(clearedError?.path == "fields.c")
+        #expect(clearedError?.context?.debugDescription.contains("encrypts neither assets") == true)
+        // A type that CloudKit encrypts is written encrypted, cleared or empty.
+        empty.fieldTypeHints = ["e": "INT64_LIST"]
+        cleared.fieldTypeHints = ["c": "STRING"]
+        for record in [empty, cleared] {
+            expectSameBytes(record)
+            #expect((try? JSONDecoder().decode(Record.self, from: RecordJSONEncoder().encode(record))) == record)
+        }
+    }
+
     @Test("A record's tree with its common fields left as values stands for the same JSON everywhere")
     func deferredFieldsTree() throws {
         var record = Record(

@@ -112,8 +112,9 @@ enum WireRecord {
         }
         var cleared: [String: WireJSON] = [:]
         for name in record.clearedFields {
-            let json = WireField.clearedObject(
-                typeName: record.fieldTypeHints[name], encrypted: encrypted.contains(name))
+            let json = try WireField.clearedObject(
+                typeName: record.fieldTypeHints[name], encrypted: encrypted.contains(name),
+                at: path + [AnyCodingKey(stringValue: "fields"), AnyCodingKey(stringValue: name)])
             if defersCommonFields { cleared[name] = json } else { fields[name] = json }
         }
         if defersCommonFields {

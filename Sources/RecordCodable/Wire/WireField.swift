@@ -65,15 +65,21 @@ enum WireField {
         at path: @autoclosure () -> [any CodingKey]
     ) throws -> WireJSON {
         guard encrypted else { return try object(for: value, typeHint: typeHint, at: path) }
-        guard canBeEncrypted(value) else {
-            throw EncodingError.invalid(
-                value.payload, at: path(),
-                "The field is named in encryptedFields, but CloudKit encrypts neither assets, which it keeps "
-                    + "encrypted already, nor references, which the server must read.")
+        // An empty list takes its type from the hint, which may name a list of references.
+        guard canBeEncrypted(value), !value.isEmptyList || typeHint.map(canBeEncrypted(typeName:)) ?? true else {
+            throw unencryptable(value.payload, at: path())
         }
         guard case .object(var object) = try object(for: value, typeHint: typeHint, at: path) else { return .null }
         object["isEncrypted"] = .bool(true)
         return .object(object)
+    }
+
+    /// The error for an encrypted field of a type CloudKit does not encrypt.
+    private static func unencryptable(_ value: Any, at path: [any CodingKey]) -> EncodingError {
+        .invalid(
+            value, at: path,
+            "The field is named in encryptedFields, but CloudKit encrypts neither assets, which it keeps encrypted "
+                + "already, nor references, which the server must read.")
     }
 
     /// Whether `name` is a list type this package reads, such as `INT64_LIST`.
@@ -306,7 +312,15 @@ enum WireField {
     }
 
     /// The object of a field that a save clears: `{"value": null}`, with its type when known.
-    static func clearedObject(typeName: String?, encrypted: Bool) -> WireJSON {
+    ///
+    /// - Throws: `EncodingError.invalidValue` for an encrypted field whose type CloudKit does not
+    ///   encrypt.
+    static func clearedObject(
+        typeName: String?, encrypted: Bool, at path: @autoclosure () -> [any CodingKey]
+    ) throws -> WireJSON {
+        if encrypted, let typeName, !canBeEncrypted(typeName: typeName) {
+            throw unencryptable(Optional<Any>.none as Any, at: path())
+        }
         var object: [String: WireJSON] = ["value": .null]
         object.set("type", typeName.map(WireJSON.string))
         if encrypted { object["isEncrypted"] = .bool(true) }
