@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // RecordStore beside SQLite, in one run. A package of its own, so that the library keeps no
