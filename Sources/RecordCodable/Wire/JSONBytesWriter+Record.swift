@@ -3,7 +3,7 @@ import Foundation
 /// Writing records' fields without building their ``WireJSON`` first.
 ///
 /// A record's JSON, built as a `WireJSON` tree, costs a dictionary for every field, hashed, kept
-/// and sorted again: twice the writing of its bytes. So the tree that ``RecordJSONEncoder`` writes
+/// and sorted again: far more than writing its bytes. So the tree that ``RecordJSONEncoder`` writes
 /// — of a record, or of a body that holds records — is built with each record's common fields left
 /// as values (``WireRecord/object(for:at:as:defersCommonFields:)``), and they are written here
 /// straight to bytes, exactly as ``WireField`` builds them: the type name is

@@ -21,12 +21,12 @@ enum WireJSON: Hashable, Sendable {
     case string(String)
     case array([WireJSON])
     case object([String: WireJSON])
-    /// A record's `fields` object, left in part as the record's values (``WireRecord/DeferredFields``).
-    /// Only a tree built for ``JSONBytesWriter`` has one
+    /// A record's `fields` object, left in part as the record's values
+    /// (``WireRecord/DeferredFields``). Only a tree built for ``JSONBytesWriter`` has one
     /// (``WireRecord/object(for:at:as:defersCommonFields:)``): the writer writes common fields
-    /// straight from their values, which costs a third of building each one's JSON first. Anything
-    /// else that meets one takes it as the object it stands for (``WireRecord/DeferredFields/object``).
-    /// Boxed, so that no other case grows.
+    /// straight from their values, at a fraction of the cost of building each one's JSON first.
+    /// Anything else that meets one takes it as the object it stands for
+    /// (``WireRecord/DeferredFields/object``). Boxed, so that no other case grows.
     indirect case recordFields(WireRecord.DeferredFields)
     /// A record's `fields` object whose every field is written from its value: the common case
     /// of ``recordFields(_:)``, which needs no box.
