@@ -58,11 +58,13 @@ extension RecordEncodingEngine {
     /// lists" in the Performance article).
     @inline(__always)
     private static func list<Value>(_ values: [Value], _ element: (Value) -> RecordValue) -> [RecordValue] {
-        [RecordValue](capacity: values.count) { output in
+        var elements: [RecordValue] = []
+        elements.append(addingCapacity: values.count) { output in
             for value in values {
                 output.append(element(value))
             }
         }
+        return elements
     }
 
     /// Whether a URL's absolute text has the `file` scheme, as `URL.isFileURL` says, but read

@@ -67,10 +67,8 @@ struct JSONBytesWriter {
                 }
             }
             endObject(empty: members.isEmpty)
-        case .recordFields(let fields):
-            try writeFields(fields)
-        case .commonFields(let values):
-            try writeFields(WireRecord.DeferredFields(values: values))
+        case .recordFields, .commonFields:
+            if let fields = value.deferredFields { try writeFields(fields) }
         }
     }
 

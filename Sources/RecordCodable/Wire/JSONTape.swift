@@ -414,10 +414,8 @@ private struct TreeLayout {
                 appendString(key)
                 append(member)
             }
-        case .recordFields(let fields):
-            append(.object(fields.object))
-        case .commonFields(let values):
-            append(.object(WireRecord.DeferredFields(values: values).object))
+        case .recordFields, .commonFields:
+            append(.object(value.deferredFields?.object ?? [:]))
         }
         tokens[index].end = Int32(clamping: tokens.count)
     }

@@ -137,10 +137,8 @@ extension WireJSON: Codable {
             case nil: try container.encode(elements)
             }
         case .object(let members): try container.encode(members)
-        case .recordFields(let fields):
-            try container.encode(fields.object)
-        case .commonFields(let values):
-            try container.encode(WireRecord.DeferredFields(values: values).object)
+        case .recordFields, .commonFields:
+            try container.encode(deferredFields?.object ?? [:])
         }
     }
 }

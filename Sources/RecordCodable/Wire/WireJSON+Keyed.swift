@@ -230,12 +230,9 @@ extension WireJSON {
             case .object(let members):
                 var nested = container.nestedContainer(keyedBy: DictionaryKey.self, forKey: key)
                 try write(members, to: &nested, depth: depth + 1)
-            case .recordFields(let fields):
+            case .recordFields, .commonFields:
                 var nested = container.nestedContainer(keyedBy: DictionaryKey.self, forKey: key)
-                try write(fields.object, to: &nested, depth: depth + 1)
-            case .commonFields(let values):
-                var nested = container.nestedContainer(keyedBy: DictionaryKey.self, forKey: key)
-                try write(WireRecord.DeferredFields(values: values).object, to: &nested, depth: depth + 1)
+                try write(value.deferredFields?.object ?? [:], to: &nested, depth: depth + 1)
             }
         }
     }
@@ -261,12 +258,9 @@ extension WireJSON {
             case .object(let members):
                 var nested = container.nestedContainer(keyedBy: DictionaryKey.self)
                 try write(members, to: &nested, depth: depth + 1)
-            case .recordFields(let fields):
+            case .recordFields, .commonFields:
                 var nested = container.nestedContainer(keyedBy: DictionaryKey.self)
-                try write(fields.object, to: &nested, depth: depth + 1)
-            case .commonFields(let values):
-                var nested = container.nestedContainer(keyedBy: DictionaryKey.self)
-                try write(WireRecord.DeferredFields(values: values).object, to: &nested, depth: depth + 1)
+                try write(element.deferredFields?.object ?? [:], to: &nested, depth: depth + 1)
             }
         }
     }

@@ -55,6 +55,18 @@ enum WireJSON: Hashable, Sendable {
     @TaskLocal static var readCount: ReadCount?
 }
 
+extension WireJSON {
+    /// The fields that a ``recordFields(_:)`` or ``commonFields(_:)`` value holds; `nil` for any
+    /// other value.
+    var deferredFields: WireRecord.DeferredFields? {
+        switch self {
+        case .recordFields(let fields): fields
+        case .commonFields(let values): WireRecord.DeferredFields(values: values)
+        default: nil
+        }
+    }
+}
+
 extension [WireJSON] {
     /// The elements as plain values, when `read` gives one for every element; else `nil`.
     func all<Value>(_ read: (WireJSON) -> Value?) -> [Value]? {
