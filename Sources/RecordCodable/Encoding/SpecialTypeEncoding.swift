@@ -58,13 +58,11 @@ extension RecordEncodingEngine {
     /// lists" in the Performance article).
     @inline(__always)
     private static func list<Value>(_ values: [Value], _ element: (Value) -> RecordValue) -> [RecordValue] {
-        var elements: [RecordValue] = []
-        elements.append(addingCapacity: values.count) { output in
+        [RecordValue](capacity: values.count) { output in
             for value in values {
                 output.append(element(value))
             }
         }
-        return elements
     }
 
     /// Whether a URL's absolute text has the `file` scheme, as `URL.isFileURL` says, but read
