@@ -173,12 +173,21 @@ extension RecordDecodingEngine {
         of list: [RecordValue], at path: @autoclosure () -> CodingPath, _ read: (RecordValue) -> Element?,
         orThrow unbox: (RecordValue, CodingPath) throws -> Element
     ) throws -> [Element] {
+        // An empty list is returned as it is: `append(addingCapacity:)` on an empty array writes
+        // into the runtime's one shared empty storage, which other threads read.
+        if list.isEmpty { return [] }
+        // The elements are read through a span, which lends each one, where iterating the array
+        // copies each element out and releases it; they are written through an output span, whose
+        // count stays in a register, where appending stores the count in memory at each element.
+        // `append(addingCapacity:)` makes its storage with code specialized for `Element`;
+        // `Array(capacity:initializingWith:)` looks up the storage's type at run time.
         var refused = false
-        // Written through an output span, whose count stays in a register: appending to an array
-        // stores its count in memory at each element.
-        let result = [Element](capacity: list.count) { output in
-            for value in list {
-                guard let element = read(value) else {
+        var result: [Element] = []
+        let slice = list[...]
+        let values = slice.span
+        result.append(addingCapacity: list.count) { output in
+            for index in values.indices {
+                guard let element = read(values[index]) else {
                     refused = true
                     return
                 }

@@ -58,11 +58,16 @@ extension RecordEncodingEngine {
     /// lists" in the Performance article).
     @inline(__always)
     private static func list<Value>(_ values: [Value], _ element: (Value) -> RecordValue) -> [RecordValue] {
-        [RecordValue](capacity: values.count) { output in
+        // See `elements(of:at:_:orThrow:)` in the decoder for why an empty list is returned as it
+        // is and why the storage is made by `append(addingCapacity:)`.
+        if values.isEmpty { return [] }
+        var list: [RecordValue] = []
+        list.append(addingCapacity: values.count) { output in
             for value in values {
                 output.append(element(value))
             }
         }
+        return list
     }
 
     /// Whether a URL's absolute text has the `file` scheme, as `URL.isFileURL` says, but read
