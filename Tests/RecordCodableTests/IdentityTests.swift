@@ -288,7 +288,7 @@ struct IdentityTests {
         #expect(!body.contains("recordName"))
     }
 
-    @Test("An identifier key set by hand that the model never encodes is an error that lists what it wrote")
+    @Test("A key other than the default, set by hand and never encoded, is an error listing what was written")
     func mistypedIdentifierKey() throws {
         var encoder = RecordEncoder()
         encoder.identifierKey = "ID"
@@ -300,6 +300,9 @@ struct IdentityTests {
         // The default key, absent, still names the record with a new UUID.
         struct Anonymous: Codable { var text: String }
         #expect(UUID(uuidString: try RecordEncoder().encode(Anonymous(text: "t")).recordName) != nil)
+        // Set by hand to the default, it is the default.
+        encoder.identifierKey = "id"
+        #expect(UUID(uuidString: try encoder.encode(Anonymous(text: "t")).recordName) != nil)
         encoder.identifierKey = nil
         #expect(UUID(uuidString: try encoder.encode(Note(id: "n", title: "t")).recordName) != nil)
     }

@@ -451,36 +451,34 @@ struct RealTrafficTests {
         #expect(try requestJSON(sameZone).hasSuffix(#""zoneID":{"ownerRecordName":"_o","zoneName":"A"}}"#))
     }
 
-    @Test(
-        "An update, replace or delete needs the change tag the server checks; create and the forced operations do not"
-    )
+    @Test("Every operation is written with the change tag its record has, or none, for the server to judge")
     func changeTags() throws {
         let untagged = Record(recordType: "Note", recordName: "N1", fields: ["title": .string("t")])
-        for (type, forced) in [
-            (RecordOperation.OperationType.update, "forceUpdate"), (.replace, "forceReplace"), (.delete, "forceDelete"),
-        ] {
-            let request = RecordsModifyRequest(operations: [RecordOperation(type, record: untagged)])
-            for encode in [{ try JSONEncoder().encode(request) }, { try RecordJSONEncoder().encode(request) }] {
-                let error = expectEncodingError(at: "operations.Index 0.record.recordChangeTag") { _ = try encode() }
+        var tagged = untagged
+        tagged.metadata = RecordMetadata(changeTag: "e1")
+        let fields = #""fields":{"title":{"type":"STRING","value":"t"}},"#
+        for type in RecordOperation.OperationType.allCases {
+            let written = try requestJSON(RecordsModifyRequest(operations: [RecordOperation(type, record: untagged)]))
+            let writtenTagged = try requestJSON(
+                RecordsModifyRequest(operations: [RecordOperation(type, record: tagged)]))
+            switch type {
+            case .delete, .forceDelete:
+                let start = #"{"operations":[{"operationType":"\#(type.rawValue)","record":{"#
+                #expect(written == start + #""recordName":"N1"}}]}"#)
+                // Only a delete sends the tag: a forced delete removes any version.
+                let tag = type == .delete ? #""recordChangeTag":"e1","# : ""
+                #expect(writtenTagged == start + tag + #""recordName":"N1"}}]}"#)
+            default:
                 #expect(
-                    error?.context?.debugDescription
-                        == "Record 'N1' has no change tag, which the server needs to \(type.rawValue) it: it refuses "
-                        + "the operation unless the tag is that of its own version. Send the record as fetched, with "
-                        + "its metadata, or use \(forced) to \(type.rawValue) it whatever its version.")
-            }
-            var tagged = untagged
-            tagged.metadata = RecordMetadata(changeTag: "e1")
-            #expect(throws: Never.self) {
-                try requestJSON(RecordsModifyRequest(operations: [RecordOperation(type, record: tagged)]))
-            }
-        }
-        for type in [RecordOperation.OperationType.create, .forceUpdate, .forceReplace, .forceDelete] {
-            #expect(throws: Never.self) {
-                try requestJSON(RecordsModifyRequest(operations: [RecordOperation(type, record: untagged)]))
+                    written
+                        == #"{"operations":[{"operationType":"\#(type.rawValue)","record":{\#(fields)"#
+                        + #""recordName":"N1","recordType":"Note"}}]}"#)
+                #expect(writtenTagged.contains(#""recordChangeTag":"e1""#))
             }
         }
         // Saving and deleting by name choose an operation that needs no tag when there is none.
         #expect(RecordOperation(saving: untagged).operationType == .create)
+        #expect(RecordOperation(saving: tagged).operationType == .update)
         #expect(RecordOperation(deleting: "N1").operationType == .forceDelete)
     }
 

@@ -330,14 +330,33 @@ struct SaveCycleTests {
         #expect(error?.context?.underlyingError is DecodingError)
     }
 
-    @Test("An original the server has not saved, without a change tag, is not something to update")
+    @Test("An original without a change tag, built by hand, gives the update of what changed, saved as an update")
     func originalWithoutChangeTag() throws {
-        var original = try Self.fetched()
-        original.metadata = nil
-        let error = expectEncodingError(at: "") {
-            _ = try RecordEncoder().encode(try Self.decodedNote(), updating: original)
+        struct Memo: Codable {
+            var id: String
+            var title: String?
+            var body: String
         }
-        #expect(error?.context?.debugDescription.hasPrefix("The original record 'N1' has no change tag") == true)
+        let original = Record(
+            recordType: "Memo", recordName: "m", fields: ["title": .string("a"), "body": .string("b")])
+        let update = try RecordEncoder().encode(Memo(id: "m", title: nil, body: "c"), updating: original)
+        #expect(update.recordName == "m" && update.recordType == "Memo" && update.metadata == nil)
+        #expect(update.fields == ["body": .string("c")])
+        #expect(update.clearedFields == ["title"])
+        // Saved as the update it is, never as a create of the changed fields alone; the server
+        // answers an update without a change tag for itself.
+        let operation = RecordOperation(saving: update)
+        #expect(operation.operationType == .update)
+        #expect(
+            try json(RecordsModifyRequest(operations: [operation]))
+                == #"{"operations":[{"operationType":"update","record":{"fields":{"body":{"type":"STRING","value":"c"},"#
+                + #""title":{"type":"STRING","value":null}},"recordName":"m","recordType":"Memo"}}]}"#)
+        #expect(RecordsModifyRequest(savingRecords: [update]).operations.map(\.operationType) == [.update])
+        // A record's own update too; the same record, written whole, is a create.
+        var edited = original
+        edited["body"] = .string("c")
+        #expect(RecordOperation(saving: try original.update(to: edited)).operationType == .update)
+        #expect(RecordOperation(saving: edited).operationType == .create)
     }
 
     class Item: Codable {

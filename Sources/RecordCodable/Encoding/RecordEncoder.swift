@@ -49,15 +49,16 @@ public struct RecordEncoder: Sendable {
     ///
     /// A model without such a key gets a new UUID as its name each time it is encoded. To update
     /// the same record later, keep the name: give the model an identifier, or keep the encoded
-    /// record. A key set here by hand that the model never encodes is an error, so that a typo
-    /// (`"ID"` for `id`) does not name every record anew. An optional identifier that is `nil`
-    /// names no record: the record's name is empty, and the server names it when it is saved.
+    /// record. A key other than `"id"` set here by hand that the model never encodes is an error,
+    /// so that a typo (`"ID"` for `id`) does not name every record anew; setting `"id"` is the
+    /// same as the default. An optional identifier that is `nil` names no record: the record's
+    /// name is empty, and the server names it when it is saved.
     public var identifierKey: String? {
         get { options.value.identifierKey }
         set {
             options = options.changed {
                 $0.identifierKey = newValue
-                $0.identifierKeyIsExplicit = true
+                $0.identifierKeyIsExplicit = newValue != Options.defaultIdentifierKey
             }
         }
     }
@@ -183,8 +184,11 @@ extension RecordEncoder {
     /// encodes holds on to them, and one reference costs less than a copy of six values.
     struct Options: Sendable {
         var maximumRecordSize = 1_000_000
-        var identifierKey: String? = "id"
-        /// Whether `identifierKey` was set by hand: a key the model never writes is then an error.
+        /// The identifier key of a new encoder.
+        static let defaultIdentifierKey = "id"
+        var identifierKey: String? = defaultIdentifierKey
+        /// Whether `identifierKey` was set by hand to another key than the default: a key the
+        /// model never writes is then an error.
         var identifierKeyIsExplicit = false
         var namesUnidentifiedModels = true
         var storesIdentifierAsField = false

@@ -48,10 +48,8 @@ extension RecordEncoder {
     ///   - original: The record the model was decoded from, as the server sent it.
     /// - Returns: The update: the original's name, type and metadata, the changed fields, and the
     ///   cleared ones.
-    /// - Throws: What ``encode(_:)`` throws; `EncodingError.invalidValue` when `original` has no
-    ///   change tag (the server has not saved it: there is nothing to update, so encode the model
-    ///   whole) or is the server's report of its deletion (`deleted`; encode the model whole to
-    ///   create it anew), when the model cannot read `original` (its `DecodingError` is the underlying
+    /// - Throws: What ``encode(_:)`` throws; `EncodingError.invalidValue` when `original` is the
+    ///   server's report of its deletion (`deleted`; encode the model whole to create it anew), when the model cannot read `original` (its `DecodingError` is the underlying
     ///   error), when the model's identifier names another record; at the field, when it writes no
     ///   link where the original links to a record it was not given (see above), or anything but
     ///   assets where the original holds assets, such as a web address (which the server refuses).
@@ -151,12 +149,6 @@ extension RecordEncoder {
     /// The model as it reads `original`, through a decoder that finds fields where this encoder
     /// writes them. The type is the model's own, which may be a subclass of the static type.
     private func readBack<T: Decodable>(_ type: T.Type, from original: Record, in graph: GraphDecoding) throws -> T {
-        guard original.metadata?.changeTag != nil else {
-            throw EncodingError.invalid(
-                original, at: [] as [any CodingKey],
-                "The original record '\(original.recordName)' has no change tag: the server has not saved it, "
-                    + "so there is nothing to update. Encode the model whole with encode(_:) to create it.")
-        }
         try refuseDeletion(original, "Encode the model whole with encode(_:) to create it anew.")
         do {
             return try matchingDecoder.decode(type, from: original, in: graph)
@@ -237,6 +229,7 @@ struct RecordUpdate {
         }
         var update = Record(
             recordType: original.recordType, recordName: original.recordName, metadata: original.metadata)
+        update.isUpdate = true
         try checkUnreadLinks(in: edited, of: model)
         var typeHints: [String: String] = [:]
         for (name, value) in edited.fields {

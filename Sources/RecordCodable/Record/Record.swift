@@ -114,6 +114,16 @@ public struct Record: Hashable, Sendable {
         return fieldTypeHints[name]
     }
 
+    /// Whether the record was made as an update of a record the server has, by ``update(to:)`` or
+    /// ``RecordEncoder/encode(_:updating:)``: it holds only what changed, so ``RecordOperation``
+    /// saves it with an `update`, even when the original it was made from had no change tag (a
+    /// create would make a record of the changed fields alone). Not written to JSON, and outside
+    /// equality.
+    var isUpdate: Bool {
+        get { extrasBox?.value.isUpdate ?? false }
+        set { changeExtras { $0.isUpdate = newValue } }
+    }
+
     /// What few records have beside their fields and metadata, kept apart for the same reason as
     /// the metadata.
     private var extrasBox: Shared<Extras>?
@@ -122,6 +132,7 @@ public struct Record: Hashable, Sendable {
         var parent: RecordReference?
         var clearedFields: Set<String> = []
         var fieldTypeHints: [String: String] = [:]
+        var isUpdate = false
     }
 
     private mutating func changeExtras(_ change: (inout Extras) -> Void) {

@@ -14,41 +14,27 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
         /// Creates the record; fails if a record of that name exists.
         case create
         /// Updates the fields the record carries; fails if the record's change tag is not the
-        /// server's. A record without a change tag cannot be sent with it.
+        /// server's, or if it has none.
         case update
         /// Updates the fields the record carries, whatever the server's change tag.
         case forceUpdate
         /// Replaces the whole record: fields it does not carry are cleared. Fails if the change
-        /// tag is not the server's. A record without a change tag cannot be sent with it.
+        /// tag is not the server's, or if the record has none.
         case replace
         /// Replaces the whole record, whatever the server's change tag.
         case forceReplace
-        /// Deletes the record; fails if its change tag is not the server's. A record without a
-        /// change tag cannot be sent with it.
+        /// Deletes the record; fails if its change tag is not the server's, or if it has none.
         case delete
         /// Deletes the record, whatever the server's change tag.
         case forceDelete
 
-        /// `update` for a record with a change tag, which the server has seen; `create` otherwise.
+        /// `update` for a record with a change tag, which the server has seen, or made as an
+        /// update (see `Record.isUpdate`); `create` otherwise.
         static func saving(_ record: Record) -> OperationType {
-            record.metadata?.changeTag == nil ? .create : .update
+            record.metadata?.changeTag == nil && !record.isUpdate ? .create : .update
         }
 
         var isDelete: Bool { self == .delete || self == .forceDelete }
-
-        /// Whether the server applies the operation only to the version its change tag names,
-        /// and so refuses it without one.
-        var checksChangeTag: Bool { self == .update || self == .replace || self == .delete }
-
-        /// The operation that does what this one does whatever the record's version.
-        var forced: OperationType {
-            switch self {
-            case .update: .forceUpdate
-            case .replace: .forceReplace
-            case .delete: .forceDelete
-            default: self
-            }
-        }
 
         /// Whether the operation may make the record anew, which needs its type.
         var createsRecord: Bool { self == .create || self == .replace || self == .forceReplace }
@@ -77,8 +63,14 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
         self.desiredKeys = desiredKeys
     }
 
-    /// An operation that saves `record`: an update when it carries a change tag from the server, a
-    /// create otherwise.
+    /// An operation that saves `record`: an update when it carries a change tag from the server or
+    /// was made as an update (by ``RecordEncoder/encode(_:updating:)`` or ``Record/update(to:)``),
+    /// a create otherwise.
+    ///
+    /// An update made from an original without a change tag — one built by hand, or kept without
+    /// its metadata — is sent as an update without one, which the server refuses rather than
+    /// making a record of the changed fields alone: fetch the record to update it, or send it
+    /// with ``OperationType/forceUpdate`` to update it whatever its version.
     public init(saving record: Record) {
         self.init(.saving(record), record: record)
     }
@@ -103,9 +95,10 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
     ///
     /// - Throws: `EncodingError.invalidValue` for a record without a ``Record/recordType`` that the
     ///   operation creates or replaces, for a record without a name that the operation does not
-    ///   create, for a record without a change tag (in its ``Record/metadata``) that an
-    ///   ``OperationType/update``, ``OperationType/replace`` or ``OperationType/delete`` changes,
-    ///   and for any value that the record's JSON cannot carry.
+    ///   create, and for any value that the record's JSON cannot carry. A record without a change
+    ///   tag (in its ``Record/metadata``) is written as it is, for any operation: the server
+    ///   refuses an ``OperationType/update``, ``OperationType/replace`` or
+    ///   ``OperationType/delete`` without one, in its answer for that record.
     public func encode(to encoder: any Encoder) throws {
         try WireCoding.encode(self, to: encoder)
     }
@@ -122,15 +115,6 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
                 record, at: path + [AnyCodingKey(stringValue: "record"), AnyCodingKey(stringValue: "recordName")],
                 "A record without a name can only be created, for the server to name it; \(operationType.rawValue) "
                     + "needs the name of the record it changes.")
-        }
-        if operationType.checksChangeTag && record.metadata?.changeTag == nil {
-            throw EncodingError.invalid(
-                record,
-                at: path + [AnyCodingKey(stringValue: "record"), AnyCodingKey(stringValue: "recordChangeTag")],
-                "Record '\(record.recordName)' has no change tag, which the server needs to \(operationType.rawValue) it: "
-                    + "it refuses the operation unless the tag is that of its own version. Send the record as fetched, "
-                    + "with its metadata, or use \(operationType.forced.rawValue) to "
-                    + "\(operationType.rawValue) it whatever its version.")
         }
         let recordObject: [String: WireJSON]
         if operationType.isDelete {
