@@ -69,6 +69,35 @@ struct CrossedAnswersTests {
         #expect(try store.record(for: noteKey("N1"))?["title"] == .string("Second"))
     }
 
+    @Test("A backend without change tags: an update's late answer is applied to the version it updated")
+    func lateAnswerWithoutChangeTags() throws {
+        func note(_ fields: [String: RecordValue]) -> Record {
+            Record(recordType: "Note", recordName: "N1", fields: fields)
+        }
+        let store = try RecordStore.inMemory()
+        try store.applyFetched([.success(note(["title": .string("a"), "body": .string("b")]))])
+        try store.save(note(["title": .string("a2"), "body": .string("b")]))
+        let first = try nextOperation(store)
+        // An update of what changed, never a create of it alone, though the server gave no tag.
+        #expect(first.operationType == .update)
+        #expect(first.record.fields == ["title": .string("a2")])
+        let firstRequest = try #require(try store.modifyRequests().first)
+        try store.save(note(["title": .string("a3")]))
+        let second = try #require(try store.modifyRequests().first)
+        // The server saved the first request; the second one failed for a while.
+        try store.apply(saved(note(["title": .string("a2")]), tag: "t1"), for: firstRequest)
+        let record = try #require(try stored(store, "N1"))
+        #expect(record.serverRecord?.fields == ["title": .string("a2"), "body": .string("b")])
+        let busy = RecordServerError(recordName: "N1", serverErrorCode: .tryAgainLater)
+        try store.apply(RecordsModifyResponse(records: [.failure(busy)]), for: second)
+        // Sent again, the update still clears the field the app removed.
+        let again = try nextOperation(store)
+        #expect(again.operationType == .update)
+        #expect(again.record.metadata?.changeTag == "t1")
+        #expect(again.record.fields == ["title": .string("a3")])
+        #expect(again.record.clearedFields == ["body"])
+    }
+
     @Test("The answer to the last request confirms the record even after an older one's came")
     func latestAnswerAfterOlderOne() throws {
         let store = try RecordStore.inMemory()

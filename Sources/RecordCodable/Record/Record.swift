@@ -117,8 +117,9 @@ public struct Record: Hashable, Sendable {
     /// Whether the record was made as an update of a record the server has, by ``update(to:)`` or
     /// ``RecordEncoder/encode(_:updating:)``: it holds only what changed, so ``RecordOperation``
     /// saves it with an `update`, even when the original it was made from had no change tag (a
-    /// create would make a record of the changed fields alone). Not written to JSON, and outside
-    /// equality.
+    /// create would make a record of the changed fields alone). Outside equality, and not written
+    /// to JSON: a request read back keeps each operation's type, but a record read back alone is
+    /// saved by its change tag, as any record is.
     var isUpdate: Bool {
         get { extrasBox?.value.isUpdate ?? false }
         set { changeExtras { $0.isUpdate = newValue } }

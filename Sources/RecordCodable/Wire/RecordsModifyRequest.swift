@@ -55,13 +55,14 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
     /// ``RecordEncoder/encodeGraph(_:)``.
     ///
     /// Each record is saved as ``RecordOperation/init(saving:)`` does: with an `update` when it
-    /// carries a change tag from the server, a `create` otherwise, unless `operationType` is given.
+    /// carries a change tag from the server or was made as an update, a `create` otherwise,
+    /// unless `operationType` is given.
     ///
     /// - Parameters:
     ///   - records: The records to save.
-    ///   - operationType: The operation for every record, or `nil` to choose per record. An
-    ///     `update`, `replace` or `delete` needs every record to carry its change tag, or the
-    ///     request fails to encode; the forced operations need none.
+    ///   - operationType: The operation for every record, or `nil` to choose per record. The
+    ///     server refuses an `update`, `replace` or `delete` of a record without its change tag;
+    ///     the forced operations need none.
     ///   - zoneID: The zone of the records, or `nil` for the zone the records came from.
     ///   - atomic: Whether the whole request fails when one operation fails.
     public init(

@@ -165,7 +165,9 @@ extension RecordStore {
                             if record.metadata?.zoneID == nil, let zoneID = request.zoneID {
                                 record = record.inZone(zoneID)
                             }
-                            change = try ServerChanges.saved(record, by: operation.record, latest: latest, entry: entry)
+                            change = try ServerChanges.saved(
+                                record, by: operation.record, sentAs: operation.operationType, latest: latest,
+                                entry: entry)
                             // An answer to an update of a version the store no longer knows puts
                             // the record in conflict, for its server version to be looked up.
                             if case .replace(let next) = change, next.status == .conflict {

@@ -16,7 +16,8 @@ enum ServerChanges {
 
     // MARK: The response to a save or a delete
 
-    /// The record's entry once the server saved, as `saved`, the operation's record `operation`.
+    /// The record's entry once the server saved, as `saved`, the operation's record `operation`,
+    /// sent as `operationType`.
     ///
     /// `latest` is the whole local version that `operation` sent, when it is the last request
     /// that carried the record: unchanged since, the record is synced. Otherwise the version the
@@ -24,9 +25,10 @@ enum ServerChanges {
     /// to the version it was made from — and becomes the server's version, which the next request
     /// updates; when neither can tell it, the record is in conflict, for the app to look the
     /// server's version up.
-    static func saved(_ saved: Record, by operation: Record, latest: EncodedRecord?, entry: RecordEntry) throws
-        -> Outcome
-    {
+    static func saved(
+        _ saved: Record, by operation: Record, sentAs operationType: RecordOperation.OperationType,
+        latest: EncodedRecord?, entry: RecordEntry
+    ) throws -> Outcome {
         guard [.pending, .sent, .deletedLocally].contains(entry.status) else { return .keep }
         let server = try entry.server?.decoded(as: entry.key)
         // Applied already: the store knows the version the answer gives.
@@ -37,7 +39,9 @@ enum ServerChanges {
             next.status = .synced
             next.local = try EncodedRecord(latest.decoded(as: entry.key).withServerMetadata(of: saved))
             next.server = nil
-        } else if let confirmed = try latest?.decoded(as: entry.key) ?? savedVersion(of: operation, over: server) {
+        } else if let confirmed = try latest?.decoded(as: entry.key)
+            ?? savedVersion(of: operation, sentAs: operationType, over: server)
+        {
             next.server = try EncodedRecord(confirmed.withServerMetadata(of: saved))
         } else {
             next.status = .conflict
@@ -47,11 +51,14 @@ enum ServerChanges {
     }
 
     /// The whole record the server has after it saved `operation`: a create's record itself, or
-    /// an update applied to `server`, the version it was made from; `nil` when the store no
-    /// longer knows that version.
-    private static func savedVersion(of operation: Record, over server: Record?) -> Record? {
-        guard let tag = operation.metadata?.changeTag else { return operation }
-        guard let server, server.metadata?.changeTag == tag else { return nil }
+    /// an update applied to `server`, the version it was made from (the same change tag, or none
+    /// for both, when the server's version came without one); `nil` when the store no longer knows
+    /// that version.
+    private static func savedVersion(
+        of operation: Record, sentAs operationType: RecordOperation.OperationType, over server: Record?
+    ) -> Record? {
+        guard operationType == .update || operationType == .forceUpdate else { return operation }
+        guard let server, server.metadata?.changeTag == operation.metadata?.changeTag else { return nil }
         return server.applying(operation)
     }
 
