@@ -49,8 +49,9 @@ extension RecordEncoder {
     /// - Returns: The update: the original's name, type and metadata, the changed fields, and the
     ///   cleared ones.
     /// - Throws: What ``encode(_:)`` throws; `EncodingError.invalidValue` when `original` is the
-    ///   server's report of its deletion (`deleted`; encode the model whole to create it anew), when the model cannot read `original` (its `DecodingError` is the underlying
-    ///   error), when the model's identifier names another record; at the field, when it writes no
+    ///   server's report of its deletion (`deleted`; encode the model whole to create it anew),
+    ///   when the model cannot read `original` (its `DecodingError` is the underlying error), when
+    ///   the model's identifier names another record; at the field, when it writes no
     ///   link where the original links to a record it was not given (see above), or anything but
     ///   assets where the original holds assets, such as a web address (which the server refuses).
     public func encode<T: Codable>(_ value: T, updating original: Record) throws -> Record {
