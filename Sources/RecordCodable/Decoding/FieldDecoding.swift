@@ -165,36 +165,16 @@ extension RecordDecodingEngine {
     /// the first element it refuses on, each element `read` refuses goes to `unbox`, with its
     /// path, to be converted the slow way or to throw.
     ///
-    /// The loop that most lists take does nothing else, and writes through an output span, so
-    /// that its speed does not depend on where its code falls in memory (see "Fast lists" in the
-    /// Performance article).
+    /// The loop that most lists take does nothing else: ``ListConversion``'s.
     @inline(__always)
     private func elements<Element>(
         of list: [RecordValue], at path: @autoclosure () -> CodingPath, _ read: (RecordValue) -> Element?,
         orThrow unbox: (RecordValue, CodingPath) throws -> Element
     ) throws -> [Element] {
-        // An empty list is returned as it is: `append(addingCapacity:)` on an empty array writes
-        // into the runtime's one shared empty storage, which other threads read.
-        if list.isEmpty { return [] }
-        // The elements are read through a span, which lends each one, where iterating the array
-        // copies each element out and releases it; they are written through an output span, whose
-        // count stays in a register, where appending stores the count in memory at each element.
-        // `append(addingCapacity:)` makes its storage with code specialized for `Element`;
-        // `Array(capacity:initializingWith:)` looks up the storage's type at run time.
-        var refused = false
-        var result: [Element] = []
-        let slice = list[...]
-        let values = slice.span
-        result.append(addingCapacity: list.count) { output in
-            for index in values.indices {
-                guard let element = read(values[index]) else {
-                    refused = true
-                    return
-                }
-                output.append(element)
-            }
+        let result = ListConversion.converted(list, read)
+        guard result.count == list.count else {
+            return try Self.elements(of: list, after: result, at: path(), read, orThrow: unbox)
         }
-        guard !refused else { return try Self.elements(of: list, after: result, at: path(), read, orThrow: unbox) }
         return result
     }
 

@@ -52,22 +52,10 @@ extension RecordEncodingEngine {
         }
     }
 
-    /// The elements of a list field, each made by `element`. Written through an output span, whose
-    /// count stays in a register, where `map` stores the array's count in memory at each element,
-    /// so that the loop's speed does not depend on where its code falls in memory (see "Fast
-    /// lists" in the Performance article).
+    /// The elements of a list field, each made by `element`, in ``ListConversion``'s loop.
     @inline(__always)
     private static func list<Value>(_ values: [Value], _ element: (Value) -> RecordValue) -> [RecordValue] {
-        // See `elements(of:at:_:orThrow:)` in the decoder for why an empty list is returned as it
-        // is and why the storage is made by `append(addingCapacity:)`.
-        if values.isEmpty { return [] }
-        var list: [RecordValue] = []
-        list.append(addingCapacity: values.count) { output in
-            for value in values {
-                output.append(element(value))
-            }
-        }
-        return list
+        ListConversion.converted(values) { Optional(element($0)) }
     }
 
     /// Whether a URL's absolute text has the `file` scheme, as `URL.isFileURL` says, but read

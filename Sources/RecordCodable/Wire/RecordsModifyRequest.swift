@@ -80,8 +80,9 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
     /// - Throws: `EncodingError.invalidValue` when ``zoneID`` is `nil` and the records come from
     ///   different zones, for a saved record without a ``Record/recordType``, for an operation
     ///   that the server refuses as written (see ``RecordOperation/encode(to:)``: a record without a
-    ///   name that is not created), and for any value that a record's JSON cannot carry. Reading is more lenient: a request read from
-    ///   JSON that has such an operation is read, and throws when written again.
+    ///   name that is not created), and for any value that a record's JSON cannot carry. Reading
+    ///   is more lenient: a request read from JSON that has such an operation is read, and throws
+    ///   when written again.
     public func encode(to encoder: any Encoder) throws {
         try WireCoding.encode(self, to: encoder)
     }
