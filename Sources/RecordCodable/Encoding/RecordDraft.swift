@@ -27,8 +27,8 @@ struct RecordDraft {
 
     /// Empties the draft for the next record of its type, which starts from `layout`. Only what a
     /// record changed is written again, so that a kept engine starts its next record at little cost.
-    mutating func clear(startingFrom layout: FieldLayout?) {
-        fields.clear(startingFrom: layout)
+    mutating func clear(startingFrom layout: FieldLayout?, allowsShortcut: Bool) {
+        fields.clear(startingFrom: layout, allowsShortcut: allowsShortcut)
         if identity.wroteIdentifier || identity.metadata != nil { identity = RecordIdentity() }
         if !nestedValues.isEmpty { nestedValues = NestedFieldValues() }
         if !encryptedKeys.isEmpty { encryptedKeys = [] }

@@ -170,7 +170,7 @@ public struct RecordEncoder: Sendable {
     /// Refuses a ``Record`` given as a model: encoded as one, its dictionary would make a record
     /// of a record, with fields named `recordName` and `fields`.
     static func rejectRecord<T>(_ value: T) throws {
-        guard T.self == Record.self || T.self == Record?.self else { return }
+        guard T.self == Record.self || KnownTypes.isOptionalRecord(T.self) else { return }
         throw EncodingError.invalid(
             value, at: [] as [any CodingKey],
             "A Record is a record already, not a model to encode: save it as it is "

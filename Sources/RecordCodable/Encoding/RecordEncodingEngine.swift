@@ -67,16 +67,36 @@ final class RecordEncodingEngine: Encoder {
         self.encodesIdentifierOnly = encodesIdentifierOnly
         identifierKey = options.identifierKey
         identifierKeyLength = options.identifierKey?.utf8.count ?? 0
+        let layout = typeInfo.layout(for: options.keyEncodingStrategy)
         draft = RecordDraft(
-            fields: RecordFieldWriter(
-                layout: typeInfo.layout(for: options.keyEncodingStrategy), strategy: options.keyEncodingStrategy))
+            fields: RecordFieldWriter(layout: layout, strategy: options.keyEncodingStrategy, allowsShortcut: false))
+        draft.clear(startingFrom: layout, allowsShortcut: allowsShortcut(from: layout))
     }
 
     /// Makes an engine ready to be kept for the next record of its type (see ``SpareEngines``): its
     /// draft is emptied and starts from the layout this engine last learned, so that a kept engine
     /// holds nothing of the record it wrote.
     func clearForNextRecord() {
-        draft.clear(startingFrom: typeInfo.layout(for: options.keyEncodingStrategy))
+        let layout = typeInfo.layout(for: options.keyEncodingStrategy)
+        draft.clear(startingFrom: layout, allowsShortcut: allowsShortcut(from: layout))
+    }
+
+    /// The layout last asked about in ``allowsShortcut(from:)``, and its answer: asked once per
+    /// layout, as a kept engine starts most records from the layout of the last.
+    private var layoutAskedForShortcut: FieldLayout?
+    private var layoutAllowsShortcut = false
+
+    /// Whether a record that starts from `layout` may write the keys the layout expects by the
+    /// field writer's shortcut (see ``RecordFieldWriter``), which stores a value as a field and
+    /// nothing else. Not when the identifier is stored as well as a field, or alone; nor when the
+    /// layout, learned by another encoder, holds this encoder's identifier as a field.
+    private func allowsShortcut(from layout: FieldLayout?) -> Bool {
+        guard let layout, !encodesIdentifierOnly, !options.storesIdentifierAsField else { return false }
+        if layout !== layoutAskedForShortcut {
+            layoutAskedForShortcut = layout
+            layoutAllowsShortcut = identifierKey.map { !layout.holds(keyNamed: $0) } ?? true
+        }
+        return layoutAllowsShortcut
     }
 
     /// Makes a kept engine ready for its next record: its spare value encoder refers to it again.
@@ -133,6 +153,39 @@ final class RecordEncodingEngine: Encoder {
         } else {
             try draft.fields.write(value, size: size, keyName: keyName, forKey: key)
         }
+    }
+
+    /// Whether the value for the key named `keyName` may be stored by ``storeExpected(_:size:)``.
+    @inline(__always)
+    func expects(_ keyName: String) -> Bool {
+        draft.fields.expects(keyName)
+    }
+
+    /// Stores the value of the key that the record's layout expects next (``expects(_:)`` said so)
+    /// as its field. Not generic and not inlined: every property of every model that takes this
+    /// way shares its one copy, so that the code a record runs through stays small.
+    @inline(never)
+    func storeExpected(_ value: __owned RecordValue, size: Int) {
+        draft.fields.writeExpected(value, size: size)
+    }
+
+    /// Names the record `text` when the key named `keyName` is the identifier and `text` is a name
+    /// CloudKit takes, as ``store(_:size:forKey:named:canBeIdentifier:)`` would; else changes nothing
+    /// and returns false, for that way to store the value or report its error. Not generic, as
+    /// ``storeExpected(_:size:)`` is not.
+    @inline(never)
+    func namesRecord(_ text: String, forKeyNamed keyName: String) -> Bool {
+        guard isIdentifier(keyName), !options.storesIdentifierAsField, draft.nestedValues.isEmpty else { return false }
+        return draft.identity.setName(text)
+    }
+
+    /// Stores a property's value as ``store(_:size:forKey:named:canBeIdentifier:)`` does, out of line.
+    @inline(never)
+    func storeByName(
+        _ value: __owned RecordValue?, size: Int, forKey key: some CodingKey, named keyName: String,
+        canBeIdentifier: Bool
+    ) throws {
+        try store(value, size: size, forKey: key, named: keyName, canBeIdentifier: canBeIdentifier)
     }
 
     /// Stores a field that `encodeField(_:at:)` built, or nothing for `nil`. The value moves into
@@ -204,6 +257,7 @@ final class RecordEncodingEngine: Encoder {
     /// of the other kind than the one already there is a misuse (see ``TreeValue``), thrown when
     /// the record is finished.
     func nestedValue(_ kind: TreeValue.ContainerKind?, forKey key: some CodingKey) -> TreeValue {
+        draft.fields.closeShortcut()
         let name = key.stringValue
         let keyHasValue =
             kind != nil
@@ -246,7 +300,28 @@ final class RecordEncodingEngine: Encoder {
     // MARK: Finishing
 
     /// The record, once the model's `encode(to:)` has returned.
+    ///
+    /// What most records need is written here; what few need — a top-level container to refuse,
+    /// values of nested containers to store, a layout to note, encrypted fields — is done out of
+    /// line, so that a record runs through little code.
     func finish<T>(encoding value: T) throws -> Record {
+        if draft.rejectedTopLevel != nil || !draft.nestedValues.isEmpty { try finishNestedValues(of: value) }
+        let (fields, newLayout) = draft.fields.finish()
+        guard draft.fields.size <= options.maximumRecordSize else { throw recordTooLarge(fields) }
+        if let newLayout { note(newLayout, of: T.self) }
+        let recordName = try draft.identity.name ?? finishedRecordName(of: value, fields: fields)
+        if !draft.encryptedKeys.isEmpty || options.hasEncryptedKeys {
+            return try encryptedRecord(named: recordName, fields: fields)
+        }
+        return Record(
+            recordType: typeInfo.recordType, recordName: recordName, fields: fields,
+            metadataBox: draft.identity.metadata)
+    }
+
+    /// Throws for a top-level container the model asked for that a record cannot hold, then stores
+    /// the values that the model built through nested containers.
+    @inline(never)
+    private func finishNestedValues<T>(of value: T) throws {
         if let rejected = draft.rejectedTopLevel {
             throw EncodingError.invalid(
                 value, at: .root,
@@ -259,22 +334,19 @@ final class RecordEncodingEngine: Encoder {
             let path = CodingPath(parent: .root, last: .key(pending.key))
             try store(encodeField(pending.value, at: path), forKey: pending.key)
         }
-        let (fields, newLayout) = draft.fields.finish()
-        guard draft.fields.size <= options.maximumRecordSize else { throw recordTooLarge(fields) }
-        if let newLayout {
-            typeInfo = ModelEncodingInfo.noteLayout(newLayout, for: options.keyEncodingStrategy, of: T.self)
-        }
-        guard !draft.encryptedKeys.isEmpty || options.hasEncryptedKeys else {
-            return Record(
-                recordType: typeInfo.recordType,
-                recordName: try finishedRecordName(of: value, fields: fields),
-                fields: fields,
-                metadataBox: draft.identity.metadata)
-        }
+    }
+
+    /// Keeps `layout`, which this record taught, for the type's next records.
+    @inline(never)
+    private func note<T>(_ layout: FieldLayout, of type: T.Type) {
+        typeInfo = ModelEncodingInfo.noteLayout(layout, for: options.keyEncodingStrategy, of: type)
+    }
+
+    /// The record, with the names of its encrypted fields.
+    @inline(never)
+    private func encryptedRecord(named recordName: String, fields: [String: RecordValue]) throws -> Record {
         var record = Record(
-            recordType: typeInfo.recordType,
-            recordName: try finishedRecordName(of: value, fields: fields),
-            fields: fields,
+            recordType: typeInfo.recordType, recordName: recordName, fields: fields,
             metadataBox: draft.identity.metadata)
         record.encryptedFields = try encryptedFieldNames(in: fields)
         return record
@@ -283,6 +355,7 @@ final class RecordEncodingEngine: Encoder {
     /// The record's name: the identifier's value; for a linked model without one, the name its
     /// references give it; empty for an identifier that is `nil`, so that the server names the
     /// record; else a new UUID, or an empty name for an encoder that does not name such models.
+    @inline(never)
     private func finishedRecordName<T>(of value: T, fields: [String: RecordValue]) throws -> String {
         if let name = draft.identity.name { return name }
         if let fallbackName { return fallbackName }

@@ -10,7 +10,7 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil(forKey key: Key) throws {
-        try engine.store(nil, size: 0, forKey: key)
+        try engine.storeByName(nil, size: 0, forKey: key, named: key.stringValue, canBeIdentifier: true)
     }
 
     // MARK: Optional values
@@ -62,20 +62,25 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
-        try engine.store(.string(value), size: value.utf8.count, forKey: key)
+        let name = key.stringValue
+        if engine.expects(name) { return engine.storeExpected(.string(value), size: value.utf8.count) }
+        // Most models name their records with a `String` identifier: its name is set here, when
+        // it is one the record can take, without the generic way.
+        if engine.namesRecord(value, forKeyNamed: name) { return }
+        try engine.storeByName(.string(value), size: value.utf8.count, forKey: key, named: name, canBeIdentifier: true)
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
         // A Bool is stored as an integer, but 0 or 1 would name a record by accident.
-        try engine.store(.int64(value ? 1 : 0), size: 8, forKey: key, canBeIdentifier: false)
+        try store(.int64(value ? 1 : 0), size: 8, forKey: key, canBeIdentifier: false)
     }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        try engine.store(.double(value), size: 8, forKey: key)
+        try store(.double(value), size: 8, forKey: key)
     }
 
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        try engine.store(.double(Double(value)), size: 8, forKey: key)
+        try store(.double(Double(value)), size: 8, forKey: key)
     }
 
     mutating func encode(_ value: Int, forKey key: Key) throws { try storeInteger(value, forKey: key) }
@@ -105,7 +110,11 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let name = key.stringValue
         // When only the identifier is wanted, other values are not even encoded.
         if engine.skips(named: name) { return }
-        try engine.store(engine.encodeField(value, at: .field(named: name)), forKey: key, named: name)
+        guard let field = try engine.encodeField(value, at: .field(named: name)) else {
+            return try engine.storeByName(nil, size: 0, forKey: key, named: name, canBeIdentifier: true)
+        }
+        let size = field.size
+        try store((consume field).value, size: size, forKey: key, named: name)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -145,9 +154,22 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             // their number.
             guard engine.isIdentifier(name) else { throw EncodingError.integerOverflow(value, at: .field(key)) }
             let digits = String(value)
-            return try engine.store(.string(digits), size: digits.utf8.count, forKey: key, named: name)
+            return try engine.storeByName(
+                .string(digits), size: digits.utf8.count, forKey: key, named: name, canBeIdentifier: true)
         }
-        try engine.store(.int64(number), size: 8, forKey: key, named: name)
+        try store(.int64(number), size: 8, forKey: key, named: name)
+    }
+
+    /// Stores a property's value: by the engine's shortcut when the record's layout expects the key
+    /// next, else by name, out of line.
+    @inline(__always)
+    private func store(
+        _ value: __owned RecordValue, size: Int, forKey key: Key, named name: String? = nil,
+        canBeIdentifier: Bool = true
+    ) throws {
+        let name = name ?? key.stringValue
+        if engine.expects(name) { return engine.storeExpected(value, size: size) }
+        try engine.storeByName(value, size: size, forKey: key, named: name, canBeIdentifier: canBeIdentifier)
     }
 }
 

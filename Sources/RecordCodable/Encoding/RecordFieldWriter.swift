@@ -24,6 +24,13 @@ import Foundation
 ///   costs more than it saves: the type keeps its field names but loses its template, and its
 ///   records are written key by key from then on. So does a type whose records write their keys in
 ///   another order than the layout.
+/// - **Shortcut.** While `takesShortcut` is true, the key the layout expects next (at
+///   `nextPlace`) has a slot, and the caller may write it with ``writeExpected(_:size:)``, which
+///   is not generic and does nothing but fill the slot: the common write, shared by every
+///   property. `takesShortcut` is true only while the record follows a layout with a template and
+///   the record's owner allows it (``clear(startingFrom:allowsShortcut:)``), and turns false for the
+///   rest of the record once the record leaves its layout or its owner closes it
+///   (``closeShortcut()``).
 /// - **Size.** `size` is the record's ``Record/encodedSize`` at every moment (checked in debug
 ///   builds when the record is finished), so that the size guard needs no pass of its own.
 /// - A custom key strategy gets no layout: its closure may answer differently from record to
@@ -51,6 +58,8 @@ struct RecordFieldWriter {
     private var layout = FieldLayout.empty
     /// Whether every key so far matched the layout, so `fields` holds the layout's placeholders.
     private var followsLayout = false
+    /// Whether the key the layout expects next may be written by ``writeExpected(_:size:)``.
+    private var takesShortcut = false
     /// The place in the layout where the next key is looked for.
     private var nextPlace = 0
     /// The places the record passed over without a value, in order, while it followed the layout.
@@ -65,19 +74,20 @@ struct RecordFieldWriter {
     /// the superclass's encoder was asked for. `nil` for other records.
     private var keyTypesByField: [String: ObjectIdentifier]?
 
-    init(layout: FieldLayout?, strategy: RecordEncoder.KeyEncodingStrategy) {
+    init(layout: FieldLayout?, strategy: RecordEncoder.KeyEncodingStrategy, allowsShortcut: Bool) {
         self.strategy = strategy
         fields = [:]
-        clear(startingFrom: layout)
+        clear(startingFrom: layout, allowsShortcut: allowsShortcut)
     }
 
     /// Makes the writer ready for a record that starts from `layout`, as if it were new. What the
     /// last record left as it was is not written again, so that a writer kept for the next record of
     /// its type starts it at little cost.
-    mutating func clear(startingFrom layout: FieldLayout?) {
+    mutating func clear(startingFrom layout: FieldLayout?, allowsShortcut: Bool) {
         let layout = (strategy.isCustom ? nil : layout) ?? .empty
         if layout !== self.layout { self.layout = layout }
         followsLayout = !layout.fields.isEmpty
+        takesShortcut = allowsShortcut && layout.template != nil
         // Without a template, the dictionary is made large enough for the fields the type's
         // records had so far, so that it grows no more than once.
         fields = layout.template ?? Dictionary(minimumCapacity: layout.fields.count)
@@ -103,6 +113,31 @@ struct RecordFieldWriter {
             return write(value, size: valueSize, at: place)
         }
         try write(value, size: valueSize, byName: keyName, forKey: key)
+    }
+
+    /// Whether `keyName` may be written by ``writeExpected(_:size:)``: the record takes the shortcut,
+    /// and the layout expects `keyName` next.
+    @inline(__always)
+    func expects(_ keyName: String) -> Bool {
+        takesShortcut && layout.expects(keyName, at: nextPlace)
+    }
+
+    /// Writes `value` as the field of the key that the layout expects next, for which ``expects(_:)``
+    /// was true.
+    mutating func writeExpected(_ value: __owned RecordValue, size valueSize: Int) {
+        guard let slot = layout.slot(at: nextPlace) else {
+            assertionFailure("writeExpected(_:size:) without a slot at the next place")
+            return
+        }
+        nextPlace &+= 1
+        fields.values[slot.index] = value
+        size &+= slot.nameSize &+ valueSize
+    }
+
+    /// Stops the shortcut for the rest of the record: every key is then written by
+    /// ``write(_:size:keyName:forKey:)``.
+    mutating func closeShortcut() {
+        takesShortcut = false
     }
 
     /// Writes `value` at `place` in the layout, which is at or after `nextPlace`.
@@ -217,6 +252,7 @@ struct RecordFieldWriter {
     /// written so far are kept, in order, for the type's next layout.
     private mutating func leaveLayout() {
         followsLayout = false
+        takesShortcut = false
         removePlaceholders()
         writtenKeys = writtenPlaces.map { layout.fields[$0] }
         if strategy.mayJoinKeys {
@@ -272,7 +308,7 @@ struct RecordFieldWriter {
     mutating func finish() -> (fields: [String: RecordValue], newLayout: FieldLayout?) {
         let newLayout = finishLayout()
         assert(size == Record(recordType: "", recordName: "", fields: fields).encodedSize, "size is encodedSize")
-        var finished: [String: RecordValue] = [:]
+        var finished = [String: RecordValue]()
         swap(&finished, &fields)
         return (finished, newLayout)
     }
@@ -285,6 +321,8 @@ struct RecordFieldWriter {
             return writtenKeys.isEmpty ? nil : FieldLayout(fields: writtenKeys)
         }
         if followsLayout {
+            // Most records write every field of their layout, and leave no placeholder.
+            if skippedPlaces.isEmpty && nextPlace == layout.fields.count { return nil }
             let wasSparse = removePlaceholders()
             return wasSparse ? layout.withoutTemplate() : nil
         }
@@ -352,6 +390,17 @@ final class FieldLayout: Sendable {
     /// The same field names, without a prepared dictionary.
     func withoutTemplate() -> FieldLayout {
         FieldLayout(fields: fields, prepared: false)
+    }
+
+    /// Whether a key of the layout is named `keyName`.
+    func holds(keyNamed keyName: String) -> Bool {
+        keyNames.contains(keyName)
+    }
+
+    /// Whether the key at `place` is named `keyName` and has a slot.
+    @inline(__always)
+    func expects(_ keyName: String, at place: Int) -> Bool {
+        place < slots.count && keyNames[place] == keyName
     }
 
     /// The entry in a copy of `template` of the field at `place`, or `nil` without a template.

@@ -47,6 +47,15 @@ struct RecordIdentity {
         }
     }
 
+    /// Names the record `text` when CloudKit takes it as a name, as ``setName(_:forKey:)`` does;
+    /// else changes nothing and returns false, for that method to report the error.
+    mutating func setName(_ text: String) -> Bool {
+        guard RecordName.isValid(text) else { return false }
+        wroteIdentifier = true
+        name = text
+        return true
+    }
+
     /// Notes that the identifier's value cannot name the record, and returns the error that says so.
     mutating func refuse(_ error: EncodingError) -> EncodingError {
         wroteIdentifier = true

@@ -22,13 +22,15 @@ extension RecordEncodingEngine {
         case .url:
             let url = try reinterpret(value, as: URL.self)
             let text = url.absoluteString
-            return EncodedValue(Self.isFileURL(text) ? .asset(RecordAsset(fileURL: url)) : .string(text))
+            if Self.isFileURL(text) { return EncodedValue(.asset(RecordAsset(fileURL: url))) }
+            return EncodedValue(.string(text), size: text.utf8.count)
         case .uuid:
             return EncodedValue(.string(try reinterpret(value, as: UUID.self).uuidString), size: 36)
         case .decimal:
             return EncodedValue(.string(try reinterpret(value, as: Decimal.self).description))
         case .reference:
-            return EncodedValue(.reference(try reinterpret(value, as: RecordReference.self)))
+            let reference = try reinterpret(value, as: RecordReference.self)
+            return EncodedValue(.reference(reference), size: reference.encodedSize)
         case .asset:
             return EncodedValue(.asset(try reinterpret(value, as: RecordAsset.self)))
         case .location:
@@ -61,18 +63,13 @@ extension RecordEncodingEngine {
     /// Whether a URL's absolute text has the `file` scheme, as `URL.isFileURL` says, but read
     /// from the text that a web URL needs anyway; `isFileURL` costs as much again on Linux.
     ///
-    /// The bytes are read in place when the text is stored contiguously, as the text of a URL is;
-    /// walking a `String.UTF8View` by index costs as much as the rest of the field.
+    /// The bytes are read in place, as the text of a URL is stored contiguously (other text is made
+    /// so first); walking a `String.UTF8View` by index costs as much as the rest of the field.
     static func isFileURL(_ absoluteString: String) -> Bool {
-        let fast = absoluteString.utf8.withContiguousStorageIfAvailable { bytes in
+        var text = absoluteString
+        return text.withUTF8 { bytes in
             bytes.count >= 5 && bytes[0] | 0x20 == 0x66 && bytes[1] | 0x20 == 0x69 && bytes[2] | 0x20 == 0x6C
                 && bytes[3] | 0x20 == 0x65 && bytes[4] == 0x3A
         }
-        if let fast { return fast }
-        var prefix = absoluteString.utf8.prefix(5).makeIterator()
-        for expected in "file:".utf8 {
-            guard let byte = prefix.next(), byte | 0x20 == expected | 0x20 else { return false }
-        }
-        return true
     }
 }

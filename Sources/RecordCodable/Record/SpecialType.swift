@@ -60,6 +60,7 @@ enum SpecialType {
 /// Metatypes named in the coders' hot paths, looked up once.
 enum KnownTypes {
     static let optionalMetadata = ObjectIdentifier(RecordMetadata?.self)
+    static let optionalRecord = ObjectIdentifier(Record?.self)
     /// How errors name a keyed container and an unkeyed one, as Foundation's coders do.
     static let dictionary: Any.Type = [String: Any].self
     static let array: Any.Type = [Any].self
@@ -68,5 +69,11 @@ enum KnownTypes {
     @inline(__always)
     static func isOptionalMetadata<T>(_ type: T.Type) -> Bool {
         ObjectIdentifier(type) == optionalMetadata
+    }
+
+    /// Whether `type` is `Optional<Record>`.
+    @inline(__always)
+    static func isOptionalRecord<T>(_ type: T.Type) -> Bool {
+        ObjectIdentifier(type) == optionalRecord
     }
 }

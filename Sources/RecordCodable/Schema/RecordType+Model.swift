@@ -68,7 +68,7 @@ extension RecordSchema.RecordType {
             let keyName = identifier.key.stringValue
             throw EncodingError.encryptedIdentifier(keyName, value: keyName, at: [identifier.key])
         }
-        let naming = RecordFieldWriter(layout: nil, strategy: encoder.keyEncodingStrategy)
+        let naming = RecordFieldWriter(layout: nil, strategy: encoder.keyEncodingStrategy, allowsShortcut: false)
         var fields: [RecordSchema.Field] = []
         var keysByField: [String: String] = [:]
         for probed in probe.fields {

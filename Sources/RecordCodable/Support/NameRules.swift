@@ -64,7 +64,7 @@ package enum RecordName {
 
     /// Whether `name` is one to ``maximumLength`` ASCII characters, not starting with an
     /// underscore. Every record's name is checked, so the check reads each byte once.
-    private static func isValid(_ name: String) -> Bool {
+    static func isValid(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { bytes in
             guard let first = bytes.first, first != UInt8(ascii: "_"), bytes.count <= maximumLength else {
