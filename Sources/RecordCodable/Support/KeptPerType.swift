@@ -20,9 +20,12 @@ final class KeptPerType<Object: AnyObject>: @unchecked Sendable {
     let capacity: Int
 
     private let lock = NSLock()
-    /// Only touched while `lock` is held, which already keeps accesses from overlapping: the
-    /// run-time exclusivity checks are turned off. A type's object is `nil` while it is used.
-    @exclusivity(unchecked) private var kept: [(type: ObjectIdentifier, object: Object?)] = []
+    // Only touched while `lock` is held, which already keeps accesses from overlapping: the
+    // run-time exclusivity checks are turned off.
+    /// The types that have a place, in the order they took it.
+    @exclusivity(unchecked) private var types: [ObjectIdentifier] = []
+    /// The object of the type at the same place; `nil` while it is used.
+    @exclusivity(unchecked) private var objects: [Object?] = []
     /// The state of the generator that picks the place a new type takes (xorshift: any nonzero
     /// start works).
     @exclusivity(unchecked) private var randomState: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -33,42 +36,36 @@ final class KeptPerType<Object: AnyObject>: @unchecked Sendable {
 
     /// The object kept for `type`, taken out of the store, if `fits` accepts it.
     func take(for type: ObjectIdentifier, if fits: (Object) -> Bool) -> Object? {
-        withLock {
-            guard let place = place(of: type), let object = kept[place].object, fits(object) else { return nil }
-            kept[place].object = nil
-            return object
+        lock.lock()
+        defer { lock.unlock() }
+        // Moved out of its place, not copied, and put back if it does not fit.
+        guard let place = types.firstIndex(of: type), let object = objects[place].take() else { return nil }
+        guard fits(object) else {
+            objects[place] = object
+            return nil
         }
+        return object
     }
 
     /// Keeps `object` for the next use with `type`, in place of any kept before.
     func keep(_ object: Object, for type: ObjectIdentifier) {
-        // The object replaced is returned, and so let go of once the lock is released.
-        _ = withLock { () -> Object? in
-            let place: Int
-            if let known = self.place(of: type) {
-                place = known
-            } else if kept.count < capacity {
-                kept.append((type, object))
-                return nil
-            } else if capacity > 0 {
-                place = nextRandomPlace()
-            } else {
-                return nil
-            }
-            let replaced = kept[place].object
-            kept[place] = (type, object)
-            return replaced
-        }
-    }
-
-    private func withLock<Result>(_ body: () -> Result) -> Result {
+        var replaced: Object?
         lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
-
-    private func place(of type: ObjectIdentifier) -> Int? {
-        kept.firstIndex { $0.type == type }
+        if let place = types.firstIndex(of: type) {
+            replaced = objects[place].take()
+            objects[place] = object
+        } else if types.count < capacity {
+            types.append(type)
+            objects.append(object)
+        } else if capacity > 0 {
+            let place = nextRandomPlace()
+            types[place] = type
+            replaced = objects[place].take()
+            objects[place] = object
+        }
+        lock.unlock()
+        // Let go of only now, outside the lock.
+        withExtendedLifetime(replaced) {}
     }
 
     /// A place chosen at random, for a new type once every place is taken.
