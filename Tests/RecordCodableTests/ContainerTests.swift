@@ -480,6 +480,31 @@ struct ContainerTests {
         #expect(try foundationJSON(of: Rewrite.superEncoderAfterUnkeyed).contains(#""a":9"#))
     }
 
+    /// A model that begins a nested container under its identifier, then writes the identifier.
+    struct IdentifierAfterKeyed: Encodable {
+        enum Keys: String, CodingKey { case id, x, title }
+
+        func encode(to encoder: any Encoder) throws {
+            var record = encoder.container(keyedBy: Keys.self)
+            var nested = record.nestedContainer(keyedBy: Keys.self, forKey: .id)
+            try nested.encode(1, forKey: .x)
+            try record.encode("t", forKey: .title)
+            try record.encode("r2", forKey: .id)
+        }
+    }
+
+    @Test("An identifier written after a nested container under its key names the record, record after record")
+    func identifierAfterKeyed() throws {
+        let encoder = RecordEncoder()
+        // The second record starts from the layout the first taught, and takes its shortcuts.
+        for _ in 0..<2 {
+            let record = try encoder.encode(IdentifierAfterKeyed())
+            #expect(record.recordName == "r2")
+            #expect(record.fields == ["title": .string("t")])
+        }
+        #expect(try foundationJSON(of: IdentifierAfterKeyed()) == #"{"id":"r2","title":"t"}"#)
+    }
+
     /// A model that writes two fields through a random script of plain values and nested
     /// containers, one and two levels deep, in any order Foundation's JSON encoder accepts.
     struct ContainerScript: Encodable, CustomStringConvertible {
