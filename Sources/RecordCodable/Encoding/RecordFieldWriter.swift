@@ -124,6 +124,7 @@ struct RecordFieldWriter {
 
     /// Writes `value` as the field of the key that the layout expects next, for which ``expects(_:)``
     /// was true.
+    @inline(__always)
     mutating func writeExpected(_ value: __owned RecordValue, size valueSize: Int) {
         guard let slot = layout.slot(at: nextPlace) else {
             assertionFailure("writeExpected(_:size:) without a slot at the next place")
