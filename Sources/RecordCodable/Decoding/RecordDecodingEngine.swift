@@ -19,10 +19,19 @@ final class RecordDecodingEngine: Decoder {
     /// The records that linked models are decoded from, or `nil` when none were given.
     let graph: GraphDecoding?
 
+    /// The options asked for at every property, kept here rather than read through the options
+    /// each time: the identifier key and its length in bytes, and whether keys are field names.
+    private let identifierKey: String?
+    private let identifierKeyLength: Int
+    private let usesDefaultKeys: Bool
+
     init(record: Record, options: RecordDecoder, graph: GraphDecoding? = nil) {
         self.record = record
         self.options = options
         self.graph = graph
+        identifierKey = options.identifierKey
+        identifierKeyLength = options.identifierKey?.utf8.count ?? 0
+        if case .useDefaultKeys = options.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
     }
 
     // MARK: Decoder
@@ -58,8 +67,8 @@ final class RecordDecodingEngine: Decoder {
     /// keys differ from the identifier in length.
     @inline(__always)
     func isIdentifier(named name: String) -> Bool {
-        guard let identifierKey = options.identifierKey else { return false }
-        return name.utf8.count == identifierKey.utf8.count && name == identifierKey
+        guard let identifierKey else { return false }
+        return name.utf8.count == identifierKeyLength && name == identifierKey
     }
 
     /// The error for a key whose field the record lacks: Foundation's `keyNotFound`, which names a
@@ -111,6 +120,7 @@ final class RecordDecodingEngine: Decoder {
 
     /// The value of the field for the key named `name`, found as the key strategy says.
     func field(named name: String) -> RecordValue? {
+        if usesDefaultKeys { return record.fields[name] }
         switch options.keyDecodingStrategy {
         case .useDefaultKeys:
             return record.fields[name]
