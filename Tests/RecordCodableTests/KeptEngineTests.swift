@@ -4,9 +4,9 @@ import Testing
 @testable import RecordCodable
 
 /// An encoder keeps its engine for the next record of the same type, and empties it in place (see
-/// `SpareEngines` and `RecordDraft.clear(startingFrom:)`). Whatever a record did — threw midway,
-/// named itself badly, nested containers, wrote a superclass, left its layout — the next record
-/// must come out exactly as a new engine writes it.
+/// `SpareEngines` and `RecordDraft.clear(startingFrom:allowsShortcut:)`). Whatever a record did —
+/// threw midway, named itself badly, nested containers, wrote a superclass, left its layout — the
+/// next record must come out exactly as a new engine writes it.
 ///
 /// Each record here is a script of writes. One encoder, which keeps its engine, encodes each script
 /// with one model type; a new encoder, whose engine is new, encodes it with a twin type. Their

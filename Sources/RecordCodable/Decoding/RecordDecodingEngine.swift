@@ -31,7 +31,11 @@ final class RecordDecodingEngine: Decoder {
         self.graph = graph
         identifierKey = options.identifierKey
         identifierKeyLength = options.identifierKey?.utf8.count ?? 0
-        if case .useDefaultKeys = options.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+        if case .useDefaultKeys = options.keyDecodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
+        }
     }
 
     // MARK: Decoder

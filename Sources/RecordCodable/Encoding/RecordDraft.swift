@@ -12,8 +12,8 @@
 ///   write still fails.
 ///
 /// Only ``RecordEncodingEngine`` holds a draft, one record at a time: an engine kept for its
-/// type's next record clears it in place (``clear(startingFrom:)``), which must leave every piece
-/// as a new draft has it.
+/// type's next record clears it in place (``clear(startingFrom:allowsShortcut:)``), which must
+/// leave every piece as a new draft has it.
 struct RecordDraft {
     var fields: RecordFieldWriter
     var identity = RecordIdentity()

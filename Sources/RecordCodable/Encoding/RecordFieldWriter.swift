@@ -16,8 +16,8 @@ import Foundation
 /// - **Order.** Keys are matched in order: the next key is looked for from `nextPlace` on. Places
 ///   passed over, and places whose value is `nil`, are noted in `skippedPlaces`; their
 ///   placeholders are removed when the record is done, so no placeholder ever reaches a record.
-/// - **Leaving the layout.** A key the layout does not expect next — a new key, or keys in another
-///   order — ends the shortcut for the rest of the record: the placeholders not written are
+/// - **Leaving the layout.** A key the layout does not hold from `nextPlace` on — a new key, or keys
+///   in another order — ends the layout's use for the rest of the record: the placeholders not written are
 ///   removed, and the rest is written key by key, by hashing, as a hand-written mapping does. The
 ///   longer key order it wrote becomes the type's next layout.
 /// - **Sparseness.** When a record leaves more than half of its layout empty, copying the template
@@ -26,8 +26,9 @@ import Foundation
 ///   another order than the layout.
 /// - **Shortcut.** While `takesShortcut` is true, the key the layout expects next (at
 ///   `nextPlace`) has a slot, and the caller may write it with ``writeExpected(_:size:)``, which
-///   is not generic and does nothing but fill the slot: the common write, shared by every
-///   property. `takesShortcut` is true only while the record follows a layout with a template and
+///   is not generic and does nothing but fill the slot: the common write, which the engine makes
+///   through one small function that every property shares. Any other write goes through
+///   ``write(_:size:keyName:forKey:)``. `takesShortcut` is true only while the record follows a layout with a template and
 ///   the record's owner allows it (``clear(startingFrom:allowsShortcut:)``), and turns false for the
 ///   rest of the record once the record leaves its layout or its owner closes it
 ///   (``closeShortcut()``).
@@ -36,7 +37,8 @@ import Foundation
 /// - A custom key strategy gets no layout: its closure may answer differently from record to
 ///   record.
 /// - **Kept.** A writer kept with its engine for the type's next record is cleared in place
-///   (``clear(startingFrom:)``): every stored property but the strategy as a new writer has it.
+///   (``clear(startingFrom:allowsShortcut:)``): every stored property but the strategy as a new
+///   writer has it.
 ///   A new stored property must be cleared there too (the kept-engine tests find one that is not).
 /// - **One key a field.** A key strategy that converts names may store two keys in one field,
 ///   which would lose the first key's value: a record that does so is an error. The layout cannot
@@ -101,8 +103,9 @@ struct RecordFieldWriter {
 
     /// Writes `value` as the field for `key`, whose name is `keyName`; `nil` removes the field.
     ///
-    /// Inlined into each of the engine's writes, so that a key the layout expects costs a comparison
-    /// and a call that is not generic; any other key takes the generic way, by name.
+    /// The way of every write that does not take the shortcut (``writeExpected(_:size:)``): a key
+    /// the layout holds further on, after places the record left out, is written at its place; any
+    /// other key by name.
     @inline(__always)
     mutating func write(
         _ value: consuming RecordValue?, size valueSize: Int, keyName: String, forKey key: some CodingKey
