@@ -24,14 +24,14 @@ import Foundation
 ///   costs more than it saves: the type keeps its field names but loses its template, and its
 ///   records are written key by key from then on. So does a type whose records write their keys in
 ///   another order than the layout.
-/// - **Shortcut.** While `takesShortcut` is true, the key the layout expects next (at
-///   `nextPlace`) has a slot, and the caller may write it with ``writeExpected(_:size:)``, which
-///   is not generic and does nothing but fill the slot: the common write, which the engine makes
-///   through one small function that every property shares. Any other write goes through
-///   ``write(_:size:keyName:forKey:)``. `takesShortcut` is true only while the record follows a layout with a template and
-///   the record's owner allows it (``clear(startingFrom:allowsShortcut:)``), and turns false for the
-///   rest of the record once the record leaves its layout or its owner closes it
-///   (``closeShortcut()``).
+/// - **Shortcut.** While `takesShortcut` is true, a key that ``expects(_:)`` accepts — the one the
+///   layout expects next, at `nextPlace`, with a slot there — may be written with
+///   ``writeExpected(_:size:)``, which is not generic and does nothing but fill the slot: the
+///   common write, which the engine makes through one small function that every property shares.
+///   Any other write goes through ``write(_:size:keyName:forKey:)``. `takesShortcut` is true only
+///   while the record follows a layout with a template and the record's owner allows it
+///   (``clear(startingFrom:allowsShortcut:)``), and turns false for the rest of the record once
+///   the record leaves its layout or its owner closes it (``closeShortcut()``).
 /// - **Size.** `size` is the record's ``Record/encodedSize`` at every moment (checked in debug
 ///   builds when the record is finished), so that the size guard needs no pass of its own.
 /// - A custom key strategy gets no layout: its closure may answer differently from record to
