@@ -124,6 +124,8 @@ final class RecordDecodingEngine: Decoder {
 
     /// The value of the field for the key named `name`, found as the key strategy says.
     func field(named name: String) -> RecordValue? {
+        // The default keys first, by a test of one flag: switching on the strategy copies it, its
+        // closure too. (Its own case below is then the same lookup, for the switch to be whole.)
         if usesDefaultKeys { return record.fields[name] }
         switch options.keyDecodingStrategy {
         case .useDefaultKeys:

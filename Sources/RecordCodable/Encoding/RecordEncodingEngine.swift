@@ -68,9 +68,13 @@ final class RecordEncodingEngine: Encoder {
         identifierKey = options.identifierKey
         identifierKeyLength = options.identifierKey?.utf8.count ?? 0
         let layout = typeInfo.layout(for: options.keyEncodingStrategy)
+        let allowsShortcut = Self.allowsShortcut(
+            from: layout, identifierKey: identifierKey, options: options, encodesIdentifierOnly: encodesIdentifierOnly)
         draft = RecordDraft(
-            fields: RecordFieldWriter(layout: layout, strategy: options.keyEncodingStrategy, allowsShortcut: false))
-        draft.clear(startingFrom: layout, allowsShortcut: allowsShortcut(from: layout))
+            fields: RecordFieldWriter(
+                layout: layout, strategy: options.keyEncodingStrategy, allowsShortcut: allowsShortcut))
+        layoutAskedForShortcut = layout
+        layoutAllowsShortcut = allowsShortcut
     }
 
     /// Makes an engine ready to be kept for the next record of its type (see ``SpareEngines``): its
@@ -86,17 +90,27 @@ final class RecordEncodingEngine: Encoder {
     private var layoutAskedForShortcut: FieldLayout?
     private var layoutAllowsShortcut = false
 
+    /// Whether a record that starts from `layout` may take the field writer's shortcut, worked out
+    /// once per layout (by the static `allowsShortcut`, which says when).
+    private func allowsShortcut(from layout: FieldLayout?) -> Bool {
+        if layout !== layoutAskedForShortcut {
+            layoutAskedForShortcut = layout
+            layoutAllowsShortcut = Self.allowsShortcut(
+                from: layout, identifierKey: identifierKey, options: options,
+                encodesIdentifierOnly: encodesIdentifierOnly)
+        }
+        return layoutAllowsShortcut
+    }
+
     /// Whether a record that starts from `layout` may write the keys the layout expects by the
     /// field writer's shortcut (see ``RecordFieldWriter``), which stores a value as a field and
     /// nothing else. Not when the identifier is stored as well as a field, or alone; nor when the
     /// layout, learned by another encoder, holds this encoder's identifier as a field.
-    private func allowsShortcut(from layout: FieldLayout?) -> Bool {
+    private static func allowsShortcut(
+        from layout: FieldLayout?, identifierKey: String?, options: RecordEncoder, encodesIdentifierOnly: Bool
+    ) -> Bool {
         guard let layout, !encodesIdentifierOnly, !options.storesIdentifierAsField else { return false }
-        if layout !== layoutAskedForShortcut {
-            layoutAskedForShortcut = layout
-            layoutAllowsShortcut = identifierKey.map { !layout.holds(keyNamed: $0) } ?? true
-        }
-        return layoutAllowsShortcut
+        return identifierKey.map { !layout.holds(keyNamed: $0) } ?? true
     }
 
     /// Makes a kept engine ready for its next record: its spare value encoder refers to it again.

@@ -17,9 +17,9 @@ import Foundation
 ///   passed over, and places whose value is `nil`, are noted in `skippedPlaces`; their
 ///   placeholders are removed when the record is done, so no placeholder ever reaches a record.
 /// - **Leaving the layout.** A key the layout does not hold from `nextPlace` on — a new key, or keys
-///   in another order — ends the layout's use for the rest of the record: the placeholders not written are
-///   removed, and the rest is written key by key, by hashing, as a hand-written mapping does. The
-///   longer key order it wrote becomes the type's next layout.
+///   in another order — ends the layout's use for the rest of the record: the placeholders not
+///   written are removed, and the rest is written key by key, by hashing, as a hand-written mapping
+///   does. The longer key order it wrote becomes the type's next layout.
 /// - **Sparseness.** When a record leaves more than half of its layout empty, copying the template
 ///   costs more than it saves: the type keeps its field names but loses its template, and its
 ///   records are written key by key from then on. So does a type whose records write their keys in
