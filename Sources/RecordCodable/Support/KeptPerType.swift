@@ -19,7 +19,7 @@ final class KeptPerType<Object: AnyObject>: @unchecked Sendable {
     /// How many types keep an object at once.
     let capacity: Int
 
-    private let lock = ShortLock()
+    private let lock = NSLock()
     // Only touched while `lock` is held, which already keeps accesses from overlapping: the
     // run-time exclusivity checks are turned off.
     /// The types that have a place, in the order they took it.
@@ -36,37 +36,34 @@ final class KeptPerType<Object: AnyObject>: @unchecked Sendable {
 
     /// The object kept for `type`, taken out of the store, if `fits` accepts it.
     func take(for type: ObjectIdentifier, if fits: (Object) -> Bool) -> Object? {
-        lock.withLock {
-            // Moved out of its place, not copied, and put back if it does not fit.
-            guard let place = types.firstIndex(of: type), let object = objects[place].take() else { return nil }
-            guard fits(object) else {
-                objects[place] = object
-                return nil
-            }
-            return object
+        lock.lock()
+        defer { lock.unlock() }
+        // Moved out of its place, not copied, and put back if it does not fit.
+        guard let place = types.firstIndex(of: type), let object = objects[place].take() else { return nil }
+        guard fits(object) else {
+            objects[place] = object
+            return nil
         }
+        return object
     }
 
     /// Keeps `object` for the next use with `type`, in place of any kept before.
     func keep(_ object: Object, for type: ObjectIdentifier) {
-        let replaced: Object? = lock.withLock {
-            if let place = types.firstIndex(of: type) {
-                let replaced = objects[place].take()
-                objects[place] = object
-                return replaced
-            }
-            if types.count < capacity {
-                types.append(type)
-                objects.append(object)
-                return nil
-            }
-            guard capacity > 0 else { return nil }
+        var replaced: Object?
+        lock.lock()
+        if let place = types.firstIndex(of: type) {
+            replaced = objects[place].take()
+            objects[place] = object
+        } else if types.count < capacity {
+            types.append(type)
+            objects.append(object)
+        } else if capacity > 0 {
             let place = nextRandomPlace()
             types[place] = type
-            let replaced = objects[place].take()
+            replaced = objects[place].take()
             objects[place] = object
-            return replaced
         }
+        lock.unlock()
         // Let go of only now, outside the lock.
         withExtendedLifetime(replaced) {}
     }
