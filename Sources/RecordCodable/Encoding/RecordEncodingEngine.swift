@@ -366,12 +366,12 @@ final class RecordEncodingEngine: Encoder {
         return record
     }
 
-    /// The record's name: the identifier's value; for a linked model without one, the name its
-    /// references give it; empty for an identifier that is `nil`, so that the server names the
-    /// record; else a new UUID, or an empty name for an encoder that does not name such models.
+    /// The record's name when its identifier gave none (``finish(encoding:)`` takes the
+    /// identifier's value itself): for a linked model without one, the name its references give
+    /// it; empty for an identifier that is `nil`, so that the server names the record; else a new
+    /// UUID, or an empty name for an encoder that does not name such models.
     @inline(never)
     private func finishedRecordName<T>(of value: T, fields: [String: RecordValue]) throws -> String {
-        if let name = draft.identity.name { return name }
         if let fallbackName { return fallbackName }
         if draft.identity.wroteIdentifier { return "" }
         if options.identifierKeyIsExplicit, let identifierKey {
