@@ -22,7 +22,7 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Data(bytes: start, count: count)
     switch target {
     case "record": fuzzRecordIntoModels(bytes)
-    case "wire": fuzzFastJSON(bytes)
+    case "wire": fuzzRecordJSONCoders(bytes)
     default: fuzzJSONIntoRecord(bytes)
     }
     return 0
@@ -69,7 +69,7 @@ private func expectDecodedOrDecodingError(_ body: () throws -> Void) {
     }
 }
 
-// MARK: Fast JSON against Foundation's
+// MARK: RecordJSONEncoder and RecordJSONDecoder against Foundation's
 
 /// What a decoder made of some JSON: a value, or an error's kind and coding path.
 private enum Outcome<Value: Equatable>: Equatable {
@@ -110,15 +110,15 @@ private enum Outcome<Value: Equatable>: Equatable {
 /// The fast reader and writer against Foundation's coders, on any bytes: the tape never crashes
 /// or loops on them (AddressSanitizer and the fuzzer's timeout watch), and every type reads to the
 /// same value or fails with the same kind of error at the same path, and writes the same bytes.
-private func fuzzFastJSON(_ bytes: Data) {
+private func fuzzRecordJSONCoders(_ bytes: Data) {
     _ = JSONTape(parsing: bytes, maximumDepth: WireJSON.maximumNesting + 1)
-    compareFastJSON(Record.self, bytes)
-    compareFastJSON(RecordsQueryResponse.self, bytes)
-    compareFastJSON(RecordsModifyRequest.self, bytes)
-    compareFastJSON([Record].self, bytes)
+    compareRecordJSONCoders(Record.self, bytes)
+    compareRecordJSONCoders(RecordsQueryResponse.self, bytes)
+    compareRecordJSONCoders(RecordsModifyRequest.self, bytes)
+    compareRecordJSONCoders([Record].self, bytes)
 }
 
-private func compareFastJSON<T: Codable & Equatable>(_ type: T.Type, _ bytes: Data) {
+private func compareRecordJSONCoders<T: Codable & Equatable>(_ type: T.Type, _ bytes: Data) {
     let fast = Outcome { try RecordJSONDecoder().decode(T.self, from: bytes) }
     let foundation = Outcome { try JSONDecoder().decode(T.self, from: bytes) }
     if fast != foundation {

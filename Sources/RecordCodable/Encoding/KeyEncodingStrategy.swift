@@ -34,3 +34,29 @@ extension RecordEncoder {
         }
     }
 }
+
+extension RecordEncoder.KeyEncodingStrategy {
+    /// The field name for `key`, whose name is `keyName`, after the strategy, checked against the
+    /// record format: the one rule that names fields, for the encoder and for the schema alike.
+    func fieldName(for keyName: String, _ key: some CodingKey) throws -> String {
+        let name: String
+        switch self {
+        case .useDefaultKeys:
+            name = keyName
+        case .convertToSnakeCase:
+            name = SnakeCase.fromCamelCase(keyName)
+        case .custom(let convert):
+            name = convert([key]).stringValue
+        }
+        guard FieldName.isValid(name) else { throw invalidFieldName(name, forKey: key) }
+        return name
+    }
+
+    @inline(never)
+    private func invalidFieldName(_ name: String, forKey key: some CodingKey) -> EncodingError {
+        let converted = name == key.stringValue ? "" : " (field name '\(name)')"
+        return .invalid(
+            name, at: .field(key),
+            "Cannot store key '\(key.stringValue)'\(converted) as a field: \(FieldName.problem(with: name)).")
+    }
+}

@@ -68,12 +68,11 @@ extension RecordSchema.RecordType {
             let keyName = identifier.key.stringValue
             throw EncodingError.encryptedIdentifier(keyName, value: keyName, at: [identifier.key])
         }
-        let naming = RecordFieldWriter(layout: nil, strategy: encoder.keyEncodingStrategy, allowsShortcut: false)
         var fields: [RecordSchema.Field] = []
         var keysByField: [String: String] = [:]
         for probed in probe.fields {
             let keyName = probed.key.stringValue
-            let name = try naming.fieldName(for: keyName, probed.key)
+            let name = try encoder.keyEncodingStrategy.fieldName(for: keyName, probed.key)
             if let other = keysByField[name] {
                 // The same key read twice describes one field; two keys would overwrite each other.
                 guard other == keyName else {

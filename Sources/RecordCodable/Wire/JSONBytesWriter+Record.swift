@@ -18,6 +18,44 @@ import Foundation
 /// records and bodies, so that a change to the wire types' rules cannot leave this writer behind
 /// unseen.
 extension JSONBytesWriter {
+    /// Writes `value` and everything in it.
+    ///
+    /// - Throws: ``NonFiniteNumber`` for a NaN or infinite double, with the keys that lead to it
+    ///   from `value`; ``JSONBytesWriter/encodingError(_:at:)`` turns it into Foundation's error.
+    mutating func write(_ value: WireJSON) throws(NonFiniteNumber) {
+        switch value {
+        case .null: append("null")
+        case .bool(let bool): append(bool ? "true" : "false")
+        case .int64(let number): write(number)
+        case .double(let number): try write(number)
+        case .string(let string): write(string)
+        case .array(let elements):
+            beginArray()
+            for (index, element) in elements.enumerated() {
+                nextElement(first: index == 0)
+                do throws(NonFiniteNumber) {
+                    try write(element)
+                } catch {
+                    throw error.inside(AnyCodingKey(index: index))
+                }
+            }
+            endArray(empty: elements.isEmpty)
+        case .object(let members):
+            beginObject()
+            for (position, member) in JSONKeyOrder.sorted(members).enumerated() {
+                writeKey(member.key, first: position == 0)
+                do throws(NonFiniteNumber) {
+                    try write(member.value)
+                } catch {
+                    throw error.inside(AnyCodingKey(stringValue: member.key))
+                }
+            }
+            endObject(empty: members.isEmpty)
+        case .recordFields, .commonFields:
+            if let fields = value.deferredFields { try writeFields(fields) }
+        }
+    }
+
     /// Writes `record` as `JSONEncoder().encode(record)` does with `.sortedKeys`.
     ///
     /// - Parameter path: The coding path of the record, for errors.

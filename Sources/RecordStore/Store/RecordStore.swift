@@ -52,7 +52,7 @@ import RecordCodable
 /// <doc:Durability>.
 public final class RecordStore: @unchecked Sendable {
     /// CloudKit's default zone, where records go unless they name another.
-    public static let defaultZone = "_defaultZone"
+    public static let defaultZone = RecordKey.defaultZone
 
     /// How a store is opened.
     public struct Options: Sendable {

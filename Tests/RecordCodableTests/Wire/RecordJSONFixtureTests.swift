@@ -7,8 +7,8 @@ import Testing
 /// ``ServerBodiesFixtureTests``) read to the same values through `RecordJSONDecoder` as through
 /// `JSONDecoder`, and write back the same bytes through `RecordJSONEncoder` as through
 /// `JSONEncoder` with sorted keys.
-@Suite("Fast JSON: recorded fixtures")
-struct FastJSONFixtureTests {
+@Suite("RecordJSONEncoder and RecordJSONDecoder: recorded fixtures")
+struct RecordJSONFixtureTests {
     /// Reads every fixture of `kind` as a `T` through both paths, and writes what it read back
     /// through both; returns how many read.
     @discardableResult

@@ -18,7 +18,11 @@
 /// let other = RecordKey(zone: "Work", recordType: "Note", recordName: "N1")
 /// ```
 public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-    /// The zone's name: ``RecordStore/defaultZone`` unless the record is in a zone of its own.
+    /// The name of CloudKit's default zone, where a record is unless it is in a zone of its own
+    /// (also ``RecordStore/defaultZone``).
+    public static let defaultZone = "_defaultZone"
+
+    /// The zone's name: ``defaultZone`` unless the record is in a zone of its own.
     public var zone: String
     /// The record's type.
     public var recordType: String
@@ -27,7 +31,7 @@ public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible
     public var recordName: String
 
     /// A key of a record in `zone`, by default CloudKit's default zone.
-    public init(zone: String = RecordStore.defaultZone, recordType: String, recordName: String) {
+    public init(zone: String = RecordKey.defaultZone, recordType: String, recordName: String) {
         self.zone = zone
         self.recordType = recordType
         self.recordName = recordName
@@ -41,16 +45,4 @@ public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// `zone/recordType/recordName`.
     public var description: String { "\(zone)/\(recordType)/\(recordName)" }
-}
-
-/// A record's zone and name, whatever its type: what CloudKit names a record by, and what a
-/// reference names.
-struct NameInZone: Hashable {
-    var zone: String
-    var name: String
-}
-
-extension RecordKey {
-    /// The key's zone and name.
-    var nameInZone: NameInZone { NameInZone(zone: zone, name: recordName) }
 }

@@ -7,8 +7,8 @@ import Testing
 /// same bytes and read the same values, or fail with the same error at the same path.
 ///
 /// A failure names its seed and iteration; `RandomSource(seed:)` with that seed replays it.
-@Suite("Fast JSON: properties")
-struct FastJSONPropertyTests {
+@Suite("RecordJSONEncoder and RecordJSONDecoder: properties")
+struct RecordJSONPropertyTests {
     static let seed: UInt64 = 0xFA57_2026
 
     @Test("Random models' records write the same bytes and read back the same records on both paths")

@@ -47,8 +47,8 @@ func expectSameBytes<T: Encodable>(
 
 /// `RecordJSONEncoder` writes the bytes `JSONEncoder` writes with sorted keys, rule by rule:
 /// escapes, numbers, key order, layout, and the errors.
-@Suite("Fast JSON: writing")
-struct FastJSONWriterTests {
+@Suite("RecordJSONEncoder")
+struct RecordJSONEncoderTests {
     /// A record with one string field holding `text`, and the same text as its name and type.
     static func record(text: String) -> Record {
         Record(recordType: text, recordName: text, fields: ["f": .string(text), "g": .list([.string(text)])])

@@ -81,8 +81,8 @@ func recordJSON(field value: String, type: String = "INT64") -> Data {
 /// `RecordJSONDecoder` reads what `JSONDecoder` reads, the same way, and refuses what it refuses
 /// with the same error at the same path: each rule of Foundation's JSON reading that the fast
 /// reader keeps, or hands to Foundation.
-@Suite("Fast JSON: reading")
-struct FastJSONReaderTests {
+@Suite("RecordJSONDecoder")
+struct RecordJSONDecoderTests {
     @Test("A record reads to the same value through both paths, and without Foundation's decoder")
     func record() throws {
         let json = Data(

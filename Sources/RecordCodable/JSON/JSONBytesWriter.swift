@@ -5,7 +5,7 @@ import Foundation
 ///
 /// `RecordJSONEncoder` promises the same bytes as the `Codable` path, which hands a ``WireJSON``
 /// value to `JSONEncoder`; so every rule here is one that `JSONEncoder` follows, checked against it
-/// on this platform (see `FastJSONWriterTests`):
+/// on this platform (see `RecordJSONEncoderTests`):
 ///
 /// - object keys in the order of their UTF-8 bytes (not `String`'s `<`, which normalizes);
 /// - `"` and `\` escaped, `/` written `\/` unless `.withoutEscapingSlashes`, `\b \f \n \r \t`
@@ -33,44 +33,6 @@ struct JSONBytesWriter {
     }
 
     // MARK: Values
-
-    /// Writes `value` and everything in it.
-    ///
-    /// - Throws: ``NonFiniteNumber`` for a NaN or infinite double, with the keys that lead to it
-    ///   from `value`; ``JSONBytesWriter/encodingError(_:at:)`` turns it into Foundation's error.
-    mutating func write(_ value: WireJSON) throws(NonFiniteNumber) {
-        switch value {
-        case .null: append("null")
-        case .bool(let bool): append(bool ? "true" : "false")
-        case .int64(let number): write(number)
-        case .double(let number): try write(number)
-        case .string(let string): write(string)
-        case .array(let elements):
-            beginArray()
-            for (index, element) in elements.enumerated() {
-                nextElement(first: index == 0)
-                do throws(NonFiniteNumber) {
-                    try write(element)
-                } catch {
-                    throw error.inside(AnyCodingKey(index: index))
-                }
-            }
-            endArray(empty: elements.isEmpty)
-        case .object(let members):
-            beginObject()
-            for (position, member) in JSONKeyOrder.sorted(members).enumerated() {
-                writeKey(member.key, first: position == 0)
-                do throws(NonFiniteNumber) {
-                    try write(member.value)
-                } catch {
-                    throw error.inside(AnyCodingKey(stringValue: member.key))
-                }
-            }
-            endObject(empty: members.isEmpty)
-        case .recordFields, .commonFields:
-            if let fields = value.deferredFields { try writeFields(fields) }
-        }
-    }
 
     /// Writes an integer in decimal.
     mutating func write(_ number: Int64) {
