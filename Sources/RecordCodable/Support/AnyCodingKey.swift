@@ -1,0 +1,28 @@
+
+
+/// A coding key of any value: the keys of dictionaries, list indices, and keys carried in paths.
+struct AnyCodingKey: CodingKey, Hashable, Sendable {
+    let stringValue: String
+    let intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        self.intValue = nil
+    }
+
+    init(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+
+    /// The key of a list element, named as Foundation's coders name it ("Index 3").
+    init(index: Int) {
+        self.stringValue = "Index \(index)"
+        self.intValue = index
+    }
+
+    init(_ key: some CodingKey) {
+        self.stringValue = key.stringValue
+        self.intValue = key.intValue
+    }
+}
