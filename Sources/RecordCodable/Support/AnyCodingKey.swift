@@ -1,5 +1,3 @@
-
-
 /// A coding key of any value: the keys of dictionaries, list indices, and keys carried in paths.
 struct AnyCodingKey: CodingKey, Hashable, Sendable {
     let stringValue: String

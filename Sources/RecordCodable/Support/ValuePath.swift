@@ -1,5 +1,3 @@
-
-
 /// The path of a value being encoded or decoded, whose node is built once, when an element or an
 /// error first needs it.
 struct ValuePath {
