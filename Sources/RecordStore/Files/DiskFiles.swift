@@ -16,10 +16,13 @@ final class DiskFile: StoreFile {
     /// the system gave the number to since.
     private var openDescriptor: Int32
     var path: String
+    /// The faults that tests inject into the system calls themselves.
+    private let faults: StoreFaults?
 
-    init(descriptor: Int32, path: String) {
+    init(descriptor: Int32, path: String, faults: StoreFaults?) {
         self.openDescriptor = descriptor
         self.path = path
+        self.faults = faults
     }
 
     /// The open descriptor; a closed file throws ``RecordStoreError/closed(path:)``.
@@ -60,11 +63,16 @@ final class DiskFile: StoreFile {
         var done = 0
         while done < bytes.count {
             guard let base = bytes.baseAddress else { return }
-            let count = pwrite(descriptor, base + done, bytes.count - done, off_t(offset + done))
+            let count =
+                faults?.writesNothing() == true
+                ? 0 : pwrite(descriptor, base + done, bytes.count - done, off_t(offset + done))
             if count < 0 {
                 if errno == EINTR { continue }
                 throw Self.error("write", path)
             }
+            // A write that writes nothing and says no more would be made again forever: the device
+            // takes no more, and gave no reason.
+            guard count > 0 else { throw RecordStoreError.fileSystem(operation: "write", path: path, code: EIO) }
             done += count
         }
     }
@@ -117,9 +125,16 @@ final class DiskDirectory: StoreDirectory {
     private let identity: DirectoryIdentity
     private var lockDescriptor: Int32?
 
-    /// The directory at `url`, created if missing.
+    /// The directory at `url`, created if missing, with the directories above it that are
+    /// missing too.
     init(url: URL, faults: StoreFaults?) throws {
-        let existed = FileManager.default.fileExists(atPath: url.path)
+        // The directories to create, the deepest first.
+        var missing: [URL] = []
+        var level = url.standardizedFileURL
+        while level.path != "/", !FileManager.default.fileExists(atPath: level.path) {
+            missing.append(level)
+            level = level.deletingLastPathComponent()
+        }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
@@ -129,10 +144,10 @@ final class DiskDirectory: StoreDirectory {
         // One name for one directory, whatever links lead to it: the name errors give.
         path = url.standardizedFileURL.resolvingSymlinksInPath().path
         self.faults = faults
-        if !existed {
-            // A new directory is durable once its parent is: else a power loss could take the
-            // store away with the commits made in it.
-            try Self.synchronize(directoryAt: url.standardizedFileURL.deletingLastPathComponent().path)
+        // A new directory is durable once its parent is: else a power loss could take it away,
+        // and the store with the commits made in it. Each level created has a new parent entry.
+        for created in missing {
+            try Self.synchronize(directoryAt: created.deletingLastPathComponent().path, faults: faults)
         }
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw DiskFile.error("open", path) }
@@ -163,13 +178,14 @@ final class DiskDirectory: StoreDirectory {
             if errno == ENOENT { return nil }
             throw DiskFile.error("open", filePath(name))
         }
-        return StoreFaults.wrap(DiskFile(descriptor: file, path: filePath(name)), in: faults)
+        return StoreFaults.wrap(DiskFile(descriptor: file, path: filePath(name), faults: faults), in: faults)
     }
 
     func createFile(named name: String) throws -> any StoreFile {
+        try faults?.check(.create, operation: "create", path: filePath(name))
         let file = openat(try openDirectory(), name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw DiskFile.error("create", filePath(name)) }
-        return StoreFaults.wrap(DiskFile(descriptor: file, path: filePath(name)), in: faults)
+        return StoreFaults.wrap(DiskFile(descriptor: file, path: filePath(name), faults: faults), in: faults)
     }
 
     func rename(_ source: String, to destination: String) throws {
@@ -186,19 +202,20 @@ final class DiskDirectory: StoreDirectory {
     }
 
     func synchronize() throws {
-        try Self.synchronize(try openDirectory(), path: path)
+        try Self.synchronize(try openDirectory(), path: path, faults: faults)
     }
 
     /// Makes the entries of the directory at `path` durable.
-    private static func synchronize(directoryAt path: String) throws {
+    private static func synchronize(directoryAt path: String, faults: StoreFaults?) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw DiskFile.error("open", path) }
         defer { _ = closeDescriptor(descriptor) }
-        try synchronize(descriptor, path: path)
+        try synchronize(descriptor, path: path, faults: faults)
     }
 
     /// Makes the entries of the open directory `descriptor` durable.
-    private static func synchronize(_ descriptor: Int32, path: String) throws {
+    private static func synchronize(_ descriptor: Int32, path: String, faults: StoreFaults?) throws {
+        faults?.noteSynchronized(directoryAt: path)
         #if canImport(Darwin)
             // As for files: F_FULLFSYNC writes the drive's cache too, so that a rename is durable.
             if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
@@ -207,14 +224,16 @@ final class DiskDirectory: StoreDirectory {
     }
 
     func lock() throws {
-        // Two locks: one in this process, one for other processes. A POSIX record lock (fcntl)
-        // belongs to the process, so a child process that is being started at that moment does
-        // not inherit it (a flock would be, until the child's exec); but it does not keep this
-        // same process out, and closing any descriptor of the file would drop it — hence the
-        // registry of stores open here, checked before the file is even opened. The registry
-        // knows a directory by its device and inode, not by its path: a directory moved or
-        // renamed while its store is open, or reached through a link or a mount of its own, is
-        // the same one.
+        // Two locks: one in this process, one for other processes. The lock on the file belongs
+        // to the open file description that takes it, not to the process: closing another
+        // descriptor of the lock file, here or in a library, leaves it in place (a POSIX record
+        // lock, F_SETLK, would vanish then). It is an open file description lock on Linux and a
+        // flock elsewhere; the descriptor is closed on exec, so a process started meanwhile
+        // holds the lock only until it runs its program. The registry of stores open here is
+        // checked before the file is even opened, so that a second opener in this process never
+        // touches the file. The registry knows a directory by its device and inode, not by its
+        // path: a directory moved or renamed while its store is open, or reached through a link
+        // or a mount of its own, is the same one.
         guard lockDescriptor == nil else { return }
         guard Self.openHere.insert(identity) else { throw RecordStoreError.locked(path: path) }
         let lockPath = filePath(Self.lockFileName)
@@ -223,24 +242,45 @@ final class DiskDirectory: StoreDirectory {
             Self.openHere.remove(identity)
             throw DiskFile.error("open", lockPath)
         }
-        var region = flock()
-        region.l_type = Int16(F_WRLCK)
-        region.l_whence = Int16(SEEK_SET)
-        guard fcntl(file, F_SETLK, &region) == 0 else {
-            let code = errno
+        if let code = Self.lockExclusively(file) {
             _ = closeDescriptor(file)
             Self.openHere.remove(identity)
-            if code == EAGAIN || code == EACCES { throw RecordStoreError.locked(path: path) }
+            if code == EAGAIN || code == EACCES || code == EWOULDBLOCK { throw RecordStoreError.locked(path: path) }
             throw RecordStoreError.fileSystem(operation: "lock", path: lockPath, code: code)
         }
         lockDescriptor = file
     }
 
+    /// Locks the open file `descriptor` for its open file description, without waiting; the
+    /// `errno` of the failure, or `nil` once locked.
+    private static func lockExclusively(_ descriptor: Int32) -> Int32? {
+        #if os(Linux) || os(Android)
+            var region = flock()
+            region.l_type = Int16(F_WRLCK)
+            region.l_whence = Int16(SEEK_SET)
+            // The whole file; l_pid stays 0, as an open file description lock requires.
+            while fcntl(descriptor, openFileDescriptionSetLock, &region) != 0 {
+                guard errno == EINTR else { return errno }
+            }
+        #else
+            while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+                guard errno == EINTR else { return errno }
+            }
+        #endif
+        return nil
+    }
+
+    #if os(Linux) || os(Android)
+        /// `F_OFD_SETLK`, which the C library declares only for GNU sources, so that Swift does
+        /// not see it: its value is fixed by the Linux system call interface (since Linux 3.15).
+        private static let openFileDescriptionSetLock: Int32 = 37
+    #endif
+
     /// Lets go of the directory: the lock, then the directory's descriptor. The store uses the
     /// directory no more.
     func unlock() {
         if let lockDescriptor {
-            // Closing the descriptor ends the lock; the process ending ends it too.
+            // Closing the descriptor ends the lock, its only one; the process ending ends it too.
             _ = closeDescriptor(lockDescriptor)
             self.lockDescriptor = nil
             Self.openHere.remove(identity)

@@ -87,6 +87,7 @@ final class MemoryDirectory: StoreDirectory {
     }
 
     func createFile(named name: String) throws -> any StoreFile {
+        try faults?.check(.create, operation: "create", path: path + "/" + name)
         let file = MemoryFile(path: path + "/" + name)
         files[name] = file
         return StoreFaults.wrap(file, in: faults)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Failures to inject into a store's writes, for tests: a full disk, a crash between two parts
-/// of a write.
+/// of a write, a write that writes nothing. It also notes the directories the store makes
+/// durable, for tests to check.
 ///
 /// The store's ``RecordStore/Options`` carry one; only tests set it.
 package final class StoreFaults: @unchecked Sendable {
@@ -11,6 +12,9 @@ package final class StoreFaults: @unchecked Sendable {
     private var chunk: Int?
     private var pause: UInt32 = 0
     private var failingCalls: [Call: (code: Int32, times: Int)] = [:]
+    private var emptyWrites = 0
+    private var calls: [Call: Int] = [:]
+    private var synchronized: [String] = []
 
     package init() {}
 
@@ -20,6 +24,9 @@ package final class StoreFaults: @unchecked Sendable {
         case flush
         /// ``StoreFile/truncate(to:)``.
         case truncate
+        /// ``StoreDirectory/createFile(named:)``: what compaction does first, and a full disk
+        /// can refuse.
+        case create
     }
 
     /// Makes the next `times` calls of `call` fail with `code`, such as `EIO`, having done
@@ -31,11 +38,47 @@ package final class StoreFaults: @unchecked Sendable {
     /// The error code a call of `call` fails with now, if it fails.
     func failure(of call: Call) -> Int32? {
         lock.locked {
+            calls[call, default: 0] += 1
             guard let current = failingCalls[call], current.times > 0 else { return nil }
             failingCalls[call] = (current.code, current.times - 1)
             return current.code
         }
     }
+
+    /// How many calls of `call` were made, failed or not.
+    func count(of call: Call) -> Int {
+        lock.locked { calls[call, default: 0] }
+    }
+
+    /// Throws the error of `operation` on `path` when a call of `call` fails now.
+    func check(_ call: Call, operation: String, path: String) throws {
+        if let code = failure(of: call) {
+            throw RecordStoreError.fileSystem(operation: operation, path: path, code: code)
+        }
+    }
+
+    /// Makes the next `times` system writes of a file on disk write nothing and report no
+    /// error, as `pwrite` may when it returns 0.
+    func writeNothing(times: Int) {
+        lock.locked { emptyWrites = times }
+    }
+
+    /// Whether the system write being made now writes nothing.
+    func writesNothing() -> Bool {
+        lock.locked {
+            guard emptyWrites > 0 else { return false }
+            emptyWrites -= 1
+            return true
+        }
+    }
+
+    /// Notes that the directory at `path` was made durable.
+    func noteSynchronized(directoryAt path: String) {
+        lock.locked { synchronized.append(path) }
+    }
+
+    /// The directories made durable on disk, in order: for tests that check which.
+    var synchronizedDirectories: [String] { lock.locked { synchronized } }
 
     /// Makes every write fail with `code` (such as `ENOSPC`) once `afterBytes` more bytes are
     /// written; `nil` lets writes succeed again.
@@ -98,15 +141,11 @@ private final class FaultInjectingFile: StoreFile {
         try file.read(into: buffer, at: offset)
     }
     func synchronize() throws {
-        if let code = faults.failure(of: .flush) {
-            throw RecordStoreError.fileSystem(operation: "flush", path: path, code: code)
-        }
+        try faults.check(.flush, operation: "flush", path: path)
         try file.synchronize()
     }
     func truncate(to size: Int) throws {
-        if let code = faults.failure(of: .truncate) {
-            throw RecordStoreError.fileSystem(operation: "truncate", path: path, code: code)
-        }
+        try faults.check(.truncate, operation: "truncate", path: path)
         try file.truncate(to: size)
     }
     func close() { file.close() }

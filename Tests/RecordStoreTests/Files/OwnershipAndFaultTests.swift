@@ -23,6 +23,66 @@ struct OwnershipAndFaultTests {
         }
     }
 
+    @Test("Another descriptor of the lock file, opened and closed in the owner's process, leaves the store owned")
+    func lockOutlivesAnotherDescriptor() throws {
+        try withStoreDirectory { directory in
+            let store = try RecordStore(directory: directory)
+            // What any code in the process may do: a backup tool reading the directory, say.
+            let other = open(directory.appendingPathComponent(DiskDirectory.lockFileName).path, O_RDWR | O_CLOEXEC)
+            #expect(other >= 0)
+            close(other)
+            // A child that opens the store prints "ready"; one refused exits without a word.
+            let (process, output) = try CrashTests.start(directory, mode: "write")
+            let childOpened = CrashTests.waitUntilReady(output).starts(with: Data("ready\n".utf8))
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            #expect(!childOpened, "another process opened the store that this one owns")
+            try store.save(noteRecord("mine"))
+            store.close()
+        }
+    }
+
+    @Test("Creating a store's directory and the missing ones above it makes each level durable in its parent")
+    func everyCreatedLevelIsSynchronized() throws {
+        try withStoreDirectory { base in
+            try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+            let faults = StoreFaults()
+            var options = RecordStore.Options()
+            options.faults = faults
+            let levels = ["a", "b", "c"].reduce(into: [base]) { $0.append($0[$0.count - 1].appendingPathComponent($1)) }
+            let store = try RecordStore(directory: levels[3], options: options)
+            store.close()
+            let synchronized = Set(faults.synchronizedDirectories)
+            for parent in levels.dropLast() {
+                #expect(synchronized.contains(parent.path), "\(parent.path) was not synchronized")
+            }
+        }
+    }
+
+    @Test("A system write that writes nothing and reports no error fails the commit instead of looping forever")
+    func writeOfNothingFails() throws {
+        try withStoreDirectory { directory in
+            let faults = StoreFaults()
+            var options = RecordStore.Options()
+            options.faults = faults
+            do {
+                let store = try RecordStore(directory: directory, options: options)
+                try store.save(noteRecord("before"))
+                // A few only, so that a store that asks again and again ends up writing.
+                faults.writeNothing(times: 3)
+                expectStoreError(
+                    .fileSystem(operation: "write", path: directory.path + "/" + Journal.fileName, code: EIO)
+                ) {
+                    try store.save(noteRecord("lost"))
+                }
+                #expect(try store.titles() == ["before": "Title"])
+                faults.writeNothing(times: 0)
+                try store.save(noteRecord("after"))
+            }
+            #expect(try RecordStore(directory: directory).titles() == ["before": "Title", "after": "Title"])
+        }
+    }
+
     @Test(
         "A store moved while open keeps its files in its own directory, whatever takes its old path",
         arguments: [false, true])
