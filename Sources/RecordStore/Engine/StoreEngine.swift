@@ -23,6 +23,12 @@ final class StoreEngine {
     var sent: [RecordKey: SentVersion] = [:]
     /// The frame that commits are written into, kept from one commit to the next.
     private var frame = FrameBuilder()
+    /// Why the last compaction failed; `nil` once one succeeds.
+    private(set) var compactionFailure: (any Error)?
+    /// The journal's size from which a commit tries again to compact, after a compaction that
+    /// failed: a quarter more than when it failed. A full disk would otherwise have every commit
+    /// copy the live entries only to fail again.
+    private var nextCompactionAttempt = 0
 
     init(directory: any StoreDirectory, cipher: (any RecordStoreCipher)?, recover: Bool, compactionThreshold: Int)
         throws
@@ -171,10 +177,14 @@ final class StoreEngine {
             index.setSyncToken(
                 token, forZone: zone, at: EntryLocation(offset: start + relative.offset, count: relative.count))
         }
-        if needsCompaction {
-            // The commit is durable: a compaction that fails now (a full disk) leaves the
-            // journal as it was, and is tried again after a later commit.
-            try? compact()
+        if needsCompaction, journal.end >= nextCompactionAttempt {
+            // The commit is durable, and returns: a compaction that fails (a full disk) leaves
+            // the journal as it was, and its error in `compactionFailure` for the app to see.
+            do {
+                try compact()
+            } catch {
+                nextCompactionAttempt = journal.end + journal.end / 4
+            }
         }
     }
 
@@ -196,13 +206,22 @@ final class StoreEngine {
         journal.end >= compactionThreshold && index.liveBytes * 2 < journal.end
     }
 
-    /// Rewrites the journal with only its live entries.
+    /// Rewrites the journal with only its live entries. A failure leaves the journal as it was,
+    /// and is kept in ``compactionFailure`` until a compaction succeeds.
     func compact() throws {
         let live = index.liveEntries()
-        let moved = try journal.rewrite(keeping: live.map(\.location))
+        let moved: [EntryLocation]
+        do {
+            moved = try journal.rewrite(keeping: live.map(\.location))
+        } catch {
+            compactionFailure = error
+            throw error
+        }
         for (entry, location) in zip(live, moved) {
             index.move(entry.owner, to: location)
         }
+        compactionFailure = nil
+        nextCompactionAttempt = 0
     }
 
     /// The journal's size in bytes.

@@ -248,9 +248,34 @@ public final class RecordStore: @unchecked Sendable {
     /// Rewrites the journal with only the records' latest versions.
     ///
     /// The store compacts on its own after a commit that leaves most of the journal dead; call
-    /// this to reclaim the space at once, after deleting many records.
+    /// this to reclaim the space at once, after deleting many records, or to try again after
+    /// ``compactionFailure`` says a compaction failed.
+    ///
+    /// - Throws: ``RecordStoreError/fileSystem(operation:path:code:)`` when the copy cannot be
+    ///   written, such as `ENOSPC` on a full disk. The journal stays as it was, and the store
+    ///   usable.
     public func compact() throws {
         try withEngine { try $0.compact() }
+    }
+
+    /// Why the store could not compact its journal the last time it tried, or `nil` when it
+    /// could, or has not tried since it was opened (or is closed).
+    ///
+    /// A commit that leaves most of the journal dead compacts it before returning. When that
+    /// compaction fails — the disk has no room for the copy — the commit still succeeds: it is
+    /// durable before the compaction starts. The failure is kept here instead, the journal
+    /// goes on growing, and the store tries again once the journal has grown by a quarter
+    /// since, rather than after every commit. A compaction that succeeds, on its own or through
+    /// ``compact()``, clears it.
+    ///
+    /// ```swift
+    /// try store.save(record)
+    /// if let failure = store.compactionFailure {
+    ///     log("The store cannot reclaim space: \(failure)")
+    /// }
+    /// ```
+    public var compactionFailure: (any Error)? {
+        lock.locked { engine?.compactionFailure }
     }
 
     /// The bytes the journal's frames take. The file is somewhat larger: it grows ahead of its
