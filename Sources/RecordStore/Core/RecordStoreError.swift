@@ -52,6 +52,13 @@ public enum RecordStoreError: Error, Hashable, Sendable {
     /// The cipher cannot open the store: it is not the one the store was created with.
     case wrongCipher(path: String)
 
+    /// The store's cipher failed to open the entry at `offset`, whose frame's checksum holds:
+    /// `reason` is the cipher's own error. It is not damage the store can skip or cut off — a
+    /// cipher whose key is not available yet fails so — and opening the store fails with it,
+    /// whatever ``RecordStore/Options/recoversDamagedFrames`` says. When the cipher works, the
+    /// entry was sealed wrong, or changed since by someone who wrote its checksum again.
+    case cipherFailed(path: String, offset: Int, reason: String)
+
     /// The store was closed.
     case closed(path: String)
 
@@ -90,6 +97,9 @@ extension RecordStoreError: LocalizedError, CustomStringConvertible {
             "The store at \(path) is not encrypted, but a cipher was given: open it without one."
         case .wrongCipher(let path):
             "The cipher cannot open the store at \(path): it is not the cipher (or key) the store was created with."
+        case .cipherFailed(let path, let offset, let reason):
+            "The cipher could not open the entry at offset \(offset) of \(path): \(reason). The entry is as it "
+                + "was written: if the cipher's key is available and right, it was changed since."
         case .closed(let path):
             "The store at \(path) is closed."
         case .unnamedRecord(let recordType):

@@ -36,12 +36,13 @@ final class StoreEngine {
         self.cipher = cipher
         self.compactionThreshold = compactionThreshold
         path = directory.path
+        let journalPath = directory.path + "/" + Journal.fileName
         let journal = try Journal(directory: directory, newHeader: try StoreHeader.bytes(cipher: cipher))
         var index = StoreIndex()
         do {
             // The header holds the cipher's check value: it is checked before any entry is
             // opened, so that a wrong cipher is reported as that, and not as damage.
-            try StoreHeader.verify(journal.header, cipher: cipher, path: directory.path + "/" + Journal.fileName)
+            try StoreHeader.verify(journal.header, cipher: cipher, path: journalPath)
             var reserved = false
             var seen = (entries: 0, bytes: 0)
             openReport = try journal.readFrames(recover: recover) { entries in
@@ -58,7 +59,9 @@ final class StoreEngine {
                 }
                 // A frame is applied whole or not at all: every entry is read before any is applied.
                 let summaries = try entries.map { entry in
-                    try Self.withPlainBytes(entry.bytes, cipher: cipher) { try JournalEntry.summary(of: $0) }
+                    try Self.withPlainBytes(entry.bytes, at: entry.location.offset, in: journalPath, cipher: cipher) {
+                        try JournalEntry.summary(of: $0)
+                    }
                 }
                 for (summary, entry) in zip(summaries, entries) {
                     index.apply(summary, at: entry.location)
@@ -82,13 +85,23 @@ final class StoreEngine {
         }
     }
 
-    /// Calls `body` with the entry's bytes as written before sealing.
+    /// Calls `body` with the bytes of the entry at `offset` of the journal at `path` as written
+    /// before sealing.
+    ///
+    /// A cipher that fails to open them throws ``RecordStoreError/cipherFailed(path:offset:reason:)``,
+    /// which opening does not take for damage: a cipher that fails for a while (its key not
+    /// available yet) would otherwise have the frame skipped, and its commits lost.
     private static func withPlainBytes<Result>(
-        _ bytes: UnsafeRawBufferPointer, cipher: (any RecordStoreCipher)?,
+        _ bytes: UnsafeRawBufferPointer, at offset: Int, in path: String, cipher: (any RecordStoreCipher)?,
         _ body: (UnsafeRawBufferPointer) throws -> Result
     ) throws -> Result {
         guard let cipher else { return try body(bytes) }
-        let opened = try cipher.open(Data(bytes))
+        let opened: Data
+        do {
+            opened = try cipher.open(Data(bytes))
+        } catch {
+            throw RecordStoreError.cipherFailed(path: path, offset: offset, reason: "\(error)")
+        }
         return try opened.withUnsafeBytes(body)
     }
 
@@ -119,17 +132,21 @@ final class StoreEngine {
     }
 
     /// What `body` reads from the entry at `location`, opened by the cipher; an entry that does
-    /// not read is damage at its offset.
+    /// not read is damage at its offset, and a cipher that fails is the cipher's failure.
     private func read<Result>(_ location: EntryLocation, _ body: (UnsafeRawBufferPointer) throws -> Result) throws
         -> Result
     {
         let bytes = try journal.read(location)
+        let journalPath = path + "/" + Journal.fileName
         do {
-            return try bytes.withUnsafeBytes { stored in try Self.withPlainBytes(stored, cipher: cipher, body) }
+            return try bytes.withUnsafeBytes { stored in
+                try Self.withPlainBytes(stored, at: location.offset, in: journalPath, cipher: cipher, body)
+            }
+        } catch RecordStoreError.cipherFailed(let path, let offset, let reason) {
+            throw RecordStoreError.cipherFailed(path: path, offset: offset, reason: reason)
         } catch {
             throw RecordStoreError.corruptJournal(
-                path: path + "/" + Journal.fileName, offset: location.offset,
-                reason: "an entry cannot be read: \(error)")
+                path: journalPath, offset: location.offset, reason: "an entry cannot be read: \(error)")
         }
     }
 

@@ -36,6 +36,42 @@ struct ToyCipher: RecordStoreCipher {
     }
 }
 
+/// A cipher that works, then fails to open anything, as one whose key is not available (a
+/// locked keychain) would.
+final class FailingCipher: RecordStoreCipher, @unchecked Sendable {
+    private let lock = NSLock()
+    /// How many more calls of `open` work; only touched with `lock` held.
+    private var opensLeft: Int
+
+    struct KeyUnavailable: Error, CustomStringConvertible {
+        var description: String { "the key is not available" }
+    }
+
+    init(opensBeforeFailing: Int = .max) {
+        opensLeft = opensBeforeFailing
+    }
+
+    /// Makes every `open` from now on fail.
+    func fail() {
+        lock.lock()
+        opensLeft = 0
+        lock.unlock()
+    }
+
+    func seal(_ plaintext: Data) throws -> Data {
+        try ToyCipher(key: 3).seal(plaintext)
+    }
+
+    func open(_ sealed: Data) throws -> Data {
+        lock.lock()
+        let works = opensLeft > 0
+        if works { opensLeft -= 1 }
+        lock.unlock()
+        guard works else { throw KeyUnavailable() }
+        return try ToyCipher(key: 3).open(sealed)
+    }
+}
+
 @Suite("Cipher")
 struct CipherTests {
     func options(_ cipher: (any RecordStoreCipher)?) -> RecordStore.Options {
@@ -85,6 +121,42 @@ struct CipherTests {
             expectStoreError(.notEncrypted(path: directory.path + "/" + Journal.fileName)) {
                 _ = try RecordStore(directory: directory, options: options(ToyCipher(key: 7)))
             }
+        }
+    }
+
+    @Test("A cipher that fails while reading is reported as the cipher's failure, not as a damaged journal")
+    func cipherFailureIsNotDamage() throws {
+        try withStoreDirectory { directory in
+            let path = directory.path + "/" + Journal.fileName
+            let cipher = FailingCipher()
+            do {
+                let store = try RecordStore(directory: directory, options: options(cipher))
+                try store.save(noteRecord("N1"))
+                try store.save(noteRecord("N2"))
+                cipher.fail()
+                do {
+                    _ = try store.record(for: noteKey("N1"))
+                    Issue.record("A record was read through a cipher that fails")
+                } catch let RecordStoreError.cipherFailed(failedPath, _, reason) {
+                    #expect(failedPath == path)
+                    #expect(reason == "the key is not available")
+                }
+            }
+            // On opening, the header opens and the first entry does not: the cipher's failure,
+            // even for an opening that recovers what it can, which must not skip the frame.
+            for recovering in [false, true] {
+                var options = options(FailingCipher(opensBeforeFailing: 1))
+                options.recoversDamagedFrames = recovering
+                #expect {
+                    _ = try RecordStore(directory: directory, options: options)
+                } throws: { error in
+                    guard case .cipherFailed(path, _, "the key is not available") = error as? RecordStoreError
+                    else { return false }
+                    return true
+                }
+            }
+            let store = try RecordStore(directory: directory, options: options(FailingCipher()))
+            #expect(try store.titles() == ["N1": "Title", "N2": "Title"])
         }
     }
 

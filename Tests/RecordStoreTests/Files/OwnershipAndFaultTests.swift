@@ -163,6 +163,10 @@ struct OwnershipAndFaultTests {
             (.cipherRequired(path: path), [path, "encrypted", "with the cipher"]),
             (.notEncrypted(path: path), [path, "not encrypted", "without one"]),
             (.wrongCipher(path: path), [path, "not the cipher"]),
+            (
+                .cipherFailed(path: path, offset: 128, reason: "key locked"),
+                [path, "offset 128", "key locked", "cipher"]
+            ),
             (.closed(path: path), [path, "closed"]),
             (.unnamedRecord(recordType: "Note"), ["'Note'", "no name", "identifier"]),
             (.commitTooLarge(bytes: 5_000, limit: 4_096), ["5000 bytes", "4096", "several batches"]),
