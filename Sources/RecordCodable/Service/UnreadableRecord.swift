@@ -33,20 +33,7 @@ public struct UnreadableRecord: Error, Hashable, Sendable, CustomStringConvertib
     /// The record's name and the reason it could not be read.
     public var description: String {
         let subject = recordName.map { "Record '\($0)'" } ?? "A record"
-        return "\(subject) could not be read: \(Self.describe(error))"
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        let context: DecodingError.Context? =
-            switch error {
-            case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
-                .dataCorrupted(let context):
-                context
-            @unknown default: nil
-            }
-        guard let context else { return "\(error)" }
-        let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-        return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        return "\(subject) could not be read: \(error.pathAndDescription)"
     }
 
     /// Whether two entries hold the same JSON: the same JSON fails to read in the same way.

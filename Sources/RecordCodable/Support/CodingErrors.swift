@@ -33,6 +33,21 @@ extension DecodingError {
         .valueNotFound(type, Context(codingPath: path.keys, debugDescription: description))
     }
 
+    /// The coding path of the failure, keys joined by dots, and its message: `title: Expected
+    /// to decode String but found a list instead.`, for a description that names both.
+    package var pathAndDescription: String {
+        let context: Context? =
+            switch self {
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+                .dataCorrupted(let context):
+                context
+            @unknown default: nil
+            }
+        guard let context else { return "\(self)" }
+        let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+    }
+
     /// The same error with `prefix` put before its coding path: an error from decoding the JSON
     /// of a nested value, whose path starts inside that value, placed at the value's field.
     func prefixingPath(with prefix: [any CodingKey]) -> DecodingError {

@@ -25,18 +25,38 @@ extension RecordStore.Batch {
         let key = RecordStore.key(of: type, identifier: identifier, inZone: zone)
         guard let record = try record(for: key) else { return nil }
         var reader = modelReader()
-        return try reader.model(type, from: record, zone: key.zone)
+        let linked = ModelReader.LinkedRecords.own(try reader.linkedRecords(of: record, zone: key.zone))
+        return try ModelReader.models(
+            type, from: [(record, key.zone)], linkedRecords: [linked], decoder: options.decoder
+        ).first
     }
 
     /// Every model of `type`, as the batch sees them, in `zone` or in every zone, by zone and record name.
     public func retrieveAll<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws -> [Model] {
-        let recordType = RecordEncoder.recordType(of: type)
-        let roots = try keys { key, state in
-            key.recordType == recordType && (zone == nil || key.zone == zone) && state.isVisible
-        }.compactMap { key in try record(for: key).map { (record: $0, zone: key.zone) } }
+        let roots = try visibleRecords(of: type, inZone: zone)
         var reader = modelReader()
         let linked = try reader.linkedRecords(ofAll: roots)
-        return try ModelReader.models(type, from: roots.map(\.record), linkedRecords: linked, decoder: options.decoder)
+        return try ModelReader.models(type, from: roots, linkedRecords: linked, decoder: options.decoder)
+    }
+
+    /// Every model of `type`, as the batch sees them, each read alone; see
+    /// ``RecordStore/retrieveEach(_:inZone:)``.
+    public func retrieveEach<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws
+        -> [ModelResult<Model>]
+    {
+        let roots = try visibleRecords(of: type, inZone: zone)
+        var reader = modelReader()
+        let linked = try reader.linkedRecords(ofAll: roots)
+        return try ModelReader.results(type, from: roots, linkedRecords: linked, decoder: options.decoder)
+    }
+
+    /// The visible records of the models of `type`, in `zone` or in every zone, each with its
+    /// zone, by zone and record name.
+    func visibleRecords<Model>(of type: Model.Type, inZone zone: String?) throws -> [(record: Record, zone: String)] {
+        let recordType = RecordEncoder.recordType(of: type)
+        return try keys { key, state in
+            key.recordType == recordType && (zone == nil || key.zone == zone) && state.isVisible
+        }.compactMap { key in try record(for: key).map { (record: $0, zone: key.zone) } }
     }
 
     /// Deletes a model's record; see ``RecordStore/delete(_:inZone:)``.

@@ -18,11 +18,6 @@ struct ModelReader {
         self.recordsNamed = recordsNamed
     }
 
-    /// The model of `record`, a record of `zone`, with every model it links to.
-    mutating func model<Model: Decodable>(_ type: Model.Type, from record: Record, zone: String) throws -> Model {
-        try decoder.decode(type, from: record, linkedRecords: linkedRecords(of: record, zone: zone))
-    }
-
     /// The records that each of `roots`, each with its zone, links to, in the order of `roots`.
     ///
     /// The roots of one zone share one set of records when one set serves them all, gathered in
@@ -97,17 +92,48 @@ struct ModelReader {
         return records
     }
 
-    /// The models of `records`, decoded by `decoder`, each with the records it links to.
+    /// The models of `roots`, each a record and its zone, decoded by `decoder`, each with the
+    /// records it links to.
+    ///
+    /// - Throws: The `DecodingError` of the first record that does not decode, its message
+    ///   naming the record.
     static func models<Model: Decodable>(
-        _ type: Model.Type, from records: [Record], linkedRecords: [LinkedRecords], decoder: RecordDecoder
+        _ type: Model.Type, from roots: [(record: Record, zone: String)], linkedRecords: [LinkedRecords],
+        decoder: RecordDecoder
     ) throws -> [Model] {
-        try zip(records, linkedRecords).map { record, linked in
-            switch linked {
-            case .shared(let set):
-                try decoder.decode(type, from: record, linkedRecordsExceptItsOwn: set)
-            case .own(let records):
-                try decoder.decode(type, from: record, linkedRecords: records)
+        try zip(roots, linkedRecords).map { root, linked in
+            switch try result(type, from: root, linkedRecords: linked, decoder: decoder) {
+            case .success(let model): return model
+            case .unreadable(let unreadable): throw unreadable.errorNamingTheRecord
             }
+        }
+    }
+
+    /// The model of each of `roots`, or the record that does not decode and why.
+    static func results<Model: Decodable>(
+        _ type: Model.Type, from roots: [(record: Record, zone: String)], linkedRecords: [LinkedRecords],
+        decoder: RecordDecoder
+    ) throws -> [ModelResult<Model>] {
+        try zip(roots, linkedRecords).map { root, linked in
+            try result(type, from: root, linkedRecords: linked, decoder: decoder)
+        }
+    }
+
+    /// The model of `root`, a record and its zone, or the record that does not decode and why.
+    private static func result<Model: Decodable>(
+        _ type: Model.Type, from root: (record: Record, zone: String), linkedRecords: LinkedRecords,
+        decoder: RecordDecoder
+    ) throws -> ModelResult<Model> {
+        do {
+            switch linkedRecords {
+            case .shared(let set):
+                return .success(try decoder.decode(type, from: root.record, linkedRecordsExceptItsOwn: set))
+            case .own(let records):
+                return .success(try decoder.decode(type, from: root.record, linkedRecords: records))
+            }
+        } catch let error as DecodingError {
+            let key = RecordKey(zone: root.zone, recordType: root.record.recordType, recordName: root.record.recordName)
+            return .unreadable(UnreadableModel(key: key, error: error))
         }
     }
 

@@ -41,8 +41,8 @@ extension RecordStore {
     ///   - type: The model's type, which gives its record type.
     ///   - identifier: The model's identifier: a `String`, a `UUID`, an integer.
     ///   - zone: The zone of its record; the default zone when `nil`.
-    /// - Throws: `DecodingError`, with its coding path, when the record does not decode as
-    ///   `type`.
+    /// - Throws: `DecodingError`, with its coding path and a message that names the record, when
+    ///   the record does not decode as `type`.
     public func retrieve<Model: Decodable>(
         _ type: Model.Type, identifier: some CustomStringConvertible, inZone zone: String? = nil
     ) throws -> Model? {
@@ -52,13 +52,37 @@ extension RecordStore {
 
     /// Every model of `type`, in `zone` or in every zone, sorted by zone and then by record name:
     /// identifiers in the order of their text, so that `10` comes before `9`.
+    ///
+    /// - Throws: `DecodingError` when a record does not decode as `type`, with the coding path of
+    ///   the value at fault and a message that names the record (`Record _defaultZone/Note/N1:
+    ///   …`). To read the models that do decode and learn which records do not, use
+    ///   ``retrieveEach(_:inZone:)``.
     public func retrieveAll<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws -> [Model] {
-        let recordType = RecordEncoder.recordType(of: type)
-        return try models(type) { batch in
-            try batch.keys { key, state in
-                key.recordType == recordType && (zone == nil || key.zone == zone) && state.isVisible
-            }.compactMap { key in try batch.record(for: key).map { ($0, key.zone) } }
-        }
+        let (roots, linked) = try snapshot { try $0.visibleRecords(of: type, inZone: zone) }
+        return try ModelReader.models(type, from: roots, linkedRecords: linked, decoder: options.decoder)
+    }
+
+    /// Every model of `type`, in `zone` or in every zone, each read alone: the model, or the
+    /// record that does not decode as `type` and why. Sorted as ``retrieveAll(_:inZone:)`` sorts
+    /// them.
+    ///
+    /// One record that does not fit the model — written by another version of the app, or sent by
+    /// the server with a field the model cannot read — loses only its own model:
+    ///
+    /// ```swift
+    /// let results = try store.retrieveEach(Note.self)
+    /// let notes = results.compactMap(\.model)
+    /// for unreadable in results.compactMap(\.unreadable) {
+    ///     log("\(unreadable.key) does not decode: \(unreadable.error)")
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``RecordStoreError`` when the records cannot be read from the journal.
+    public func retrieveEach<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws
+        -> [ModelResult<Model>]
+    {
+        let (roots, linked) = try snapshot { try $0.visibleRecords(of: type, inZone: zone) }
+        return try ModelReader.results(type, from: roots, linkedRecords: linked, decoder: options.decoder)
     }
 
     /// Every model of `type` whose record's sync status is `status`, in `zone` or in every zone,
@@ -102,21 +126,29 @@ extension RecordStore {
         try withBatch { try $0.deleteAll(type, inZone: zone) }
     }
 
-    /// The models of the records `select` picks, each a record and its zone. The records, and
-    /// those of the models they link to, are read under one hold of the lock, so that the models
-    /// are a snapshot of the store, never half of a commit made meanwhile; the models are decoded
+    /// The models of the records `select` picks, each a record and its zone; see
+    /// ``snapshot(readingDeleted:of:)``.
+    private func models<Model: Decodable>(
+        _ type: Model.Type, readingDeleted: Bool = false, of select: (Batch) throws -> [(record: Record, zone: String)]
+    ) throws -> [Model] {
+        let (roots, linked) = try snapshot(readingDeleted: readingDeleted, of: select)
+        return try ModelReader.models(type, from: roots, linkedRecords: linked, decoder: options.decoder)
+    }
+
+    /// The records `select` picks, each a record and its zone, and the records each links to.
+    /// They are read under one hold of the lock, so that the models decoded from them are a
+    /// snapshot of the store, never half of a commit made meanwhile; the models are decoded
     /// after it.
     ///
     /// - Parameter readingDeleted: Whether linked records deleted locally are read too, as they
     ///   were before their deletion.
-    private func models<Model: Decodable>(
-        _ type: Model.Type, readingDeleted: Bool = false, of select: (Batch) throws -> [(record: Record, zone: String)]
-    ) throws -> [Model] {
-        let (roots, linked) = try reading { batch in
+    private func snapshot(
+        readingDeleted: Bool = false, of select: (Batch) throws -> [(record: Record, zone: String)]
+    ) throws -> (roots: [(record: Record, zone: String)], linked: [ModelReader.LinkedRecords]) {
+        try reading { batch in
             var reader = batch.modelReader(readingDeleted: readingDeleted)
             let roots = try select(batch)
             return (roots, try reader.linkedRecords(ofAll: roots))
         }
-        return try ModelReader.models(type, from: roots.map(\.record), linkedRecords: linked, decoder: options.decoder)
     }
 }

@@ -392,6 +392,49 @@ struct ModelsTests {
         #expect(error?.fullPath == "title")
     }
 
+    /// A store of notes "a", "b" and "c", where "b"'s title is a list, as a newer version of the
+    /// app might write it.
+    func storeWithAnUnfitNote() throws -> RecordStore {
+        let store = try RecordStore.inMemory()
+        try store.parkAll([Note(id: "a", title: "A"), Note(id: "c", title: "C")])
+        var unfit = noteRecord("b")
+        unfit["title"] = .list([.string("B1"), .string("B2")])
+        try store.save(unfit, inZone: "Work")
+        return store
+    }
+
+    @Test("retrieveAll fails on a record that does not fit the model with an error that names the record")
+    func retrieveAllNamesTheUnfitRecord() throws {
+        let store = try storeWithAnUnfitNote()
+        for retrieve in [{ try store.retrieveAll(Note.self) }, { try store.write { try $0.retrieveAll(Note.self) } }] {
+            let error = #expect(throws: DecodingError.self) { _ = try retrieve() }
+            #expect(error?.kind == "typeMismatch")
+            #expect(error?.fullPath == "title")
+            guard case .typeMismatch(_, let context) = error else { continue }
+            #expect(
+                context.debugDescription == "Record Work/Note/b: Expected to decode String but found a list instead.")
+        }
+    }
+
+    @Test("retrieveEach reads every model that fits, and names each record that does not, with why")
+    func retrieveEachReadsRecordByRecord() throws {
+        let store = try storeWithAnUnfitNote()
+        for results in [try store.retrieveEach(Note.self), try store.write { try $0.retrieveEach(Note.self) }] {
+            // By zone, then name: "Work" sorts before "_defaultZone".
+            #expect(results.map(\.model?.id) == [nil, "a", "c"])
+            let unreadable = try #require(results.first?.unreadable)
+            #expect(unreadable.key == RecordKey(zone: "Work", recordType: "Note", recordName: "b"))
+            #expect(unreadable.error.kind == "typeMismatch")
+            #expect(unreadable.error.fullPath == "title")
+            #expect(
+                unreadable.description
+                    == "Record Work/Note/b does not decode: title: Expected to decode String but found a list instead.")
+            #expect(throws: UnreadableModel.self) { try results.first?.get() }
+        }
+        let inDefaultZone = try store.retrieveEach(Note.self, inZone: RecordStore.defaultZone)
+        #expect(try inDefaultZone.map { try $0.get().id } == ["a", "c"])
+    }
+
     struct Step: Codable, Hashable {
         var id: String
         var next: RecordReference?
