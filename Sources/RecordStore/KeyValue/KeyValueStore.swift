@@ -16,10 +16,17 @@ import RecordCodable
 /// ```
 ///
 /// Each value is a record of type ``recordType`` named by its key, in the zone named by the
-/// namespace; its one field, `value`, holds it as `RecordEncoder` stores a property: a number,
-/// a string, a date, bytes natively, any other `Codable` value as JSON. Reading a value as
-/// another type than it was written fails with the `DecodingError` that decoding a property
-/// would — it does not fall back to the default.
+/// namespace; its field `value` holds it as `RecordEncoder` stores a property: a number,
+/// a string, a date, bytes natively, any other `Codable` value as JSON. A `Bool` and an integer
+/// are both stored as an integer, and a whole `Double` reads as one, so the record of a `Bool` or
+/// a number says which it is in a second field, `valueType` (`bool`, `integer` or
+/// `floatingPoint`): a view that syncs needs it in the server's schema too.
+///
+/// Reading a value as another type than it was written fails with a `DecodingError` — it does
+/// not fall back to the default — whose coding path starts with the value's key: a
+/// `typeMismatch` in Foundation's words, `Expected to decode Double but found an integer
+/// instead.`, for an `Int` read as a `Double` or a `Bool` read as an `Int`. An integer may be
+/// read as another integer type it fits in, and a `Double` as a `Float`.
 ///
 /// A view that does not sync keeps its values on the device (``SyncStatus/localOnly``); one
 /// that syncs makes them pending records, sent with the rest.
@@ -47,15 +54,36 @@ public struct KeyValueStore: Sendable {
 
     /// The value for `key`, or `nil` when there is none.
     ///
-    /// - Throws: `DecodingError` when the value was stored as another type.
+    /// - Throws: `DecodingError` when the value was stored as another type: a `typeMismatch`, in
+    ///   Foundation's words (`Expected to decode Double but found an integer instead.`), whose
+    ///   coding path starts with `key`. An `Int` is not read as a `Double`, nor a `Bool` as an
+    ///   `Int`, though the record holds each as a number.
     public func value<Value: Decodable>(_ type: Value.Type = Value.self, forKey key: String) throws -> Value? {
         guard let record = try store.record(for: recordKey(key)) else { return nil }
-        return try Self.decoder.decode(StoredValue<Value>.self, from: record).value
+        if let wanted = ScalarKind(of: Value.self), let stored = ScalarKind(of: record), stored != wanted {
+            let expected = ScalarKind.unwrapped(Value.self)
+            throw DecodingError.typeMismatch(
+                expected,
+                DecodingError.Context(
+                    codingPath: [ValueKey(key)],
+                    debugDescription: "Expected to decode \(expected) but found \(stored) instead."
+                ))
+        }
+        do {
+            return try Self.decoder.decode(StoredValue<Value>.self, from: record).value
+        } catch let error as DecodingError {
+            throw error.withContext { context in
+                DecodingError.Context(
+                    codingPath: Self.path(context.codingPath, forKey: key), debugDescription: context.debugDescription,
+                    underlyingError: context.underlyingError)
+            }
+        }
     }
 
     /// The value for `key`, or `defaultValue` when there is none.
     ///
-    /// - Throws: `DecodingError` when the value was stored as another type.
+    /// - Throws: `DecodingError` when the value was stored as another type, as
+    ///   ``value(_:forKey:)`` does.
     public func value<Value: Decodable>(forKey key: String, default defaultValue: Value) throws -> Value {
         try value(Value.self, forKey: key) ?? defaultValue
     }
@@ -74,18 +102,28 @@ public struct KeyValueStore: Sendable {
                     codingPath: [],
                     debugDescription: "The key '\(key)' names a record the server sees, and \(problem)."))
         }
-        let records = try Self.encoder.encodeGraph(StoredValue(value: value))
+        let records: [Record]
+        do {
+            records = try Self.encoder.encodeGraph(StoredValue(value: value))
+        } catch let error as EncodingError {
+            throw error.withContext { context in
+                EncodingError.Context(
+                    codingPath: Self.path(context.codingPath, forKey: key), debugDescription: context.debugDescription,
+                    underlyingError: context.underlyingError)
+            }
+        }
         guard records.count == 1, var record = records.first else {
             throw EncodingError.invalidValue(
                 value,
                 EncodingError.Context(
-                    codingPath: [StoredValue<Value>.CodingKeys.value],
+                    codingPath: [ValueKey(key)],
                     debugDescription: "A linked model is a record of its own, which a value would only "
                         + "refer to: park it, and keep its identifier as the value."))
         }
         if Self.isNil(value) { return try removeValue(forKey: key) }
         record.recordType = Self.recordType
         record.recordName = key
+        if let kind = ScalarKind(of: Value.self) { record[Self.kindField] = .string(kind.rawValue) }
         try store.withBatch { try $0.save(record, inZone: namespace, localOnly: !syncs) }
     }
 
@@ -139,6 +177,79 @@ public struct KeyValueStore: Sendable {
         key.zone == namespace && key.recordType == Self.recordType
     }
 
+    /// `path`, a coding path in a ``StoredValue``, starting with `key` instead of its property:
+    /// the name the app knows the value by.
+    private static func path(_ path: [any CodingKey], forKey key: String) -> [any CodingKey] {
+        guard path.first?.stringValue == StoredValue<Never>.CodingKeys.value.stringValue else { return path }
+        return [ValueKey(key)] + path.dropFirst()
+    }
+
+    /// The field that says which kind of number a `Bool` or number value is.
+    private static let kindField = "valueType"
+
+    /// A value's key, as the first key of a coding path.
+    private struct ValueKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+
+        init(_ key: String) {
+            stringValue = key
+        }
+
+        init(stringValue: String) {
+            self.init(stringValue)
+        }
+
+        init?(intValue: Int) {
+            nil
+        }
+    }
+
+    /// The kinds of value that a record holds alike, as a number: what the field alone does not
+    /// tell, so the value's record says which it was (in its ``kindField``), and reading it as
+    /// another is a type mismatch.
+    private enum ScalarKind: String, CustomStringConvertible {
+        case bool
+        case integer
+        case floatingPoint
+
+        /// The kind of a value of `type`, or of the value an optional of it holds; `nil` for a
+        /// type that is none of these.
+        init?(of type: Any.Type) {
+            let type = Self.unwrapped(type)
+            if type == Bool.self {
+                self = .bool
+            } else if type is any BinaryInteger.Type {
+                self = .integer
+            } else if type is any BinaryFloatingPoint.Type {
+                self = .floatingPoint
+            } else {
+                return nil
+            }
+        }
+
+        /// The kind of the value that `record` holds, as its ``kindField`` says.
+        init?(of record: Record) {
+            guard case .string(let name)? = record[KeyValueStore.kindField] else { return nil }
+            self.init(rawValue: name)
+        }
+
+        /// `type`, or the type an optional of it wraps, however deep.
+        static func unwrapped(_ type: Any.Type) -> Any.Type {
+            guard let optional = type as? any OptionalOfValue.Type else { return type }
+            return unwrapped(optional.wrappedType)
+        }
+
+        /// The kind as an error message names it.
+        var description: String {
+            switch self {
+            case .bool: "a Bool"
+            case .integer: "an integer"
+            case .floatingPoint: "a floating-point number"
+            }
+        }
+    }
+
     /// A value as a model of one property, so that it is stored as the coders store a property.
     fileprivate struct StoredValue<Value> {
         var value: Value
@@ -157,6 +268,15 @@ public struct KeyValueStore: Sendable {
         decoder.identifierKey = nil
         return decoder
     }()
+}
+
+/// An optional, whose wrapped type a value's kind is found from.
+private protocol OptionalOfValue {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalOfValue {
+    fileprivate static var wrappedType: Any.Type { Wrapped.self }
 }
 
 extension KeyValueStore.StoredValue: Encodable where Value: Encodable {}

@@ -44,7 +44,81 @@ struct KeyValueTests {
         try settings.set("three", forKey: "count")
         let error = #expect(throws: DecodingError.self) { _ = try settings.value(forKey: "count", default: 0) }
         #expect(error?.kind == "typeMismatch")
-        #expect(error?.fullPath == "value")
+        #expect(error?.fullPath == "count")
+    }
+
+    /// The `typeMismatch` that reading `key` as `type` throws: its path and message.
+    func mismatch<Value: Decodable>(
+        reading key: String, as type: Value.Type, in settings: KeyValueStore,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> (path: String, message: String)? {
+        let error = #expect(throws: DecodingError.self, sourceLocation: sourceLocation) {
+            _ = try settings.value(type, forKey: key)
+        }
+        guard case .typeMismatch(_, let context)? = error else {
+            Issue.record("Expected a typeMismatch, got \(String(describing: error))", sourceLocation: sourceLocation)
+            return nil
+        }
+        return (error?.fullPath ?? "", context.debugDescription)
+    }
+
+    @Test("An Int value read as a Double is a typeMismatch at its key, not the number")
+    func intReadAsDouble() throws {
+        let settings = try RecordStore.inMemory().keyValues(namespace: "settings")
+        try settings.set(3, forKey: "launchCount")
+        let found = mismatch(reading: "launchCount", as: Double.self, in: settings)
+        #expect(found?.path == "launchCount")
+        #expect(found?.message == "Expected to decode Double but found an integer instead.")
+        #expect(try settings.value(Int64.self, forKey: "launchCount") == 3)
+        #expect(try settings.value(UInt8?.self, forKey: "launchCount") == 3)
+    }
+
+    @Test("A Bool value read as an Int is a typeMismatch at its key, not 0 or 1")
+    func boolReadAsInt() throws {
+        let settings = try RecordStore.inMemory().keyValues(namespace: "settings")
+        try settings.set(true, forKey: "onboarded")
+        let found = mismatch(reading: "onboarded", as: Int.self, in: settings)
+        #expect(found?.path == "onboarded")
+        #expect(found?.message == "Expected to decode Int but found a Bool instead.")
+        #expect(try settings.value(forKey: "onboarded", default: false) == true)
+    }
+
+    @Test("Numbers and Bools of the other kinds are typeMismatches too, optionals included")
+    func otherScalarMismatches() throws {
+        let settings = try RecordStore.inMemory().keyValues(namespace: "settings")
+        try settings.set(2.0, forKey: "scale")
+        try settings.set(Int?.some(1), forKey: "one")
+        #expect(
+            mismatch(reading: "scale", as: Int.self, in: settings)?.message.contains("a floating-point number") == true)
+        #expect(
+            mismatch(reading: "one", as: Bool?.self, in: settings)?.message
+                == "Expected to decode Bool but found an integer instead.")
+        #expect(try settings.value(Float.self, forKey: "scale") == 2)
+    }
+
+    @Test("A value read as another type fails at a path that starts with its key, however deep the fault")
+    func errorPathNamesTheKey() throws {
+        struct Renamed: Codable {
+            var name: String
+            var languages: [Int]
+        }
+        let settings = try RecordStore.inMemory().keyValues(namespace: "settings")
+        try settings.set(Profile(name: "Mei", languages: ["zh"]), forKey: "profile")
+        let error = #expect(throws: DecodingError.self) { _ = try settings.value(Renamed.self, forKey: "profile") }
+        #expect(error?.fullPath.hasPrefix("profile.languages.") == true)
+        // Writing a value that cannot be encoded fails at its key too.
+        struct Refused: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                throw EncodingError.invalidValue(
+                    self, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "Refused."))
+            }
+        }
+        do {
+            try settings.set(Refused(), forKey: "refused")
+            Issue.record("A value that cannot be encoded was kept")
+        } catch let EncodingError.invalidValue(_, context) {
+            #expect(context.codingPath.map(\.stringValue) == ["refused"])
+        }
     }
 
     @Test("Keys, existence, removal one by one and by prefix, per namespace")
@@ -108,7 +182,7 @@ struct KeyValueTests {
                 Issue.record("A linked model was kept as a value")
             } catch let EncodingError.invalidValue(_, context) {
                 #expect(context.debugDescription.contains("park it"))
-                #expect(context.codingPath.map(\.stringValue) == ["value"])
+                #expect(context.codingPath.map(\.stringValue) == ["favourite"])
             }
         }
         #expect(try settings.keys().isEmpty)
