@@ -43,18 +43,6 @@ let package = Package(
             dependencies: ["RecordCodable", "RecordStoreKit"],
             path: "Examples/notes-offline"
         ),
-        .executableTarget(
-            name: "benchmark",
-            dependencies: ["RecordCodable", "CodableFloor"],
-            path: "Benchmarks/benchmark",
-            exclude: ["generate-wide-model.py"]
-        ),
-        // The benchmark's measuring stick: the least a Codable record coder can do.
-        .target(
-            name: "CodableFloor",
-            dependencies: ["RecordCodable"],
-            path: "Benchmarks/CodableFloor"
-        ),
         .testTarget(
             name: "RecordCodableTests",
             dependencies: ["RecordCodable"]

@@ -4,44 +4,17 @@ import Testing
 @testable import RecordCodable
 
 /// The Web Services bodies recorded from the real server, or printed by Apple and other projects,
-/// in `../shared/fixtures/cloudkit-wire/` beside the package: each reads with its package type,
-/// loses nothing a client needs, and reads back equal from the JSON it writes.
-///
-/// The fixtures stay outside the package. On a clone without them the tests are skipped, and say
-/// so.
+/// vendored in `Tests/Fixtures/cloudkit-wire/` (see ``RecordedBodies``): each reads with its package
+/// type, loses nothing a client needs, and reads back equal from the JSON it writes.
 @Suite("Server bodies: recorded fixtures")
 struct ServerBodiesFixtureTests {
-    /// The fixtures' folder: `../shared/fixtures/cloudkit-wire` from the package root.
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // RecordCodableTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // the package
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/fixtures/cloudkit-wire")
-
-    static let available = FileManager.default.fileExists(
-        atPath: directory.appendingPathComponent("MANIFEST.json").path)
-
-    static let skipped = "../shared/fixtures/cloudkit-wire is absent beside the package: fixture tests skipped"
-
-    /// The files of `kind`, from the manifest.
-    static func files(of kind: String) throws -> [URL] {
-        struct Entry: Decodable {
-            var file: String
-            var kind: String
-        }
-        let manifest = try JSONDecoder().decode(
-            [Entry].self, from: Data(contentsOf: directory.appendingPathComponent("MANIFEST.json")))
-        return manifest.filter { $0.kind == kind }.map { directory.appendingPathComponent($0.file) }
-    }
-
     /// Reads every fixture of `kind` as a `T`, checks that its JSON keeps every key and value of
     /// the fixture, and that it reads back equal; returns the values read.
     @discardableResult
     static func check<T: Codable & Equatable>(
         _ kind: String, as type: T.Type, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> [T] {
-        let files = try files(of: kind)
+        let files = try RecordedBodies.files(of: kind)
         #expect(!files.isEmpty, "no fixture of kind \(kind)", sourceLocation: sourceLocation)
         return try files.map { file in
             let data = try Data(contentsOf: file)
@@ -58,7 +31,7 @@ struct ServerBodiesFixtureTests {
         }
     }
 
-    @Test("zones/list answers", .enabled(if: available, "\(skipped)"))
+    @Test("zones/list answers")
     func zonesListResponses() throws {
         let lists = try Self.check("zonesListResponse", as: ZonesListResponse.self)
         for list in lists {
@@ -68,7 +41,7 @@ struct ServerBodiesFixtureTests {
         }
     }
 
-    @Test("assets/upload answers", .enabled(if: available, "\(skipped)"))
+    @Test("assets/upload answers")
     func assetTokensResponses() throws {
         let responses = try Self.check("assetTokensResponse", as: AssetsUploadResponse.self)
         #expect(responses.flatMap(\.tokens).allSatisfy { !$0.url.isEmpty && !$0.fieldName.isEmpty })
@@ -76,7 +49,7 @@ struct ServerBodiesFixtureTests {
         #expect(responses.flatMap(\.tokens).contains { $0.recordName == nil })
     }
 
-    @Test("Answers to an asset's upload", .enabled(if: available, "\(skipped)"))
+    @Test("Answers to an asset's upload")
     func assetUploadResults() throws {
         for result in try Self.check("assetUploadResult", as: AssetUploadResult.self) {
             let asset = result.asset
@@ -85,7 +58,7 @@ struct ServerBodiesFixtureTests {
         }
     }
 
-    @Test("Error bodies", .enabled(if: available, "\(skipped)"))
+    @Test("Error bodies")
     func errorBodies() throws {
         for error in try Self.check("errorBody", as: RecordServerError.self) {
             #expect(error.uuid != nil && error.reason != nil)
@@ -93,31 +66,31 @@ struct ServerBodiesFixtureTests {
         }
     }
 
-    @Test("records/query requests", .enabled(if: available, "\(skipped)"))
+    @Test("records/query requests")
     func queryRequests() throws {
         let requests = try Self.check("queryRequest", as: RecordsQueryRequest.self)
         #expect(requests.contains { !$0.query.filterBy.isEmpty && $0.resultsLimit != nil && $0.desiredKeys != nil })
     }
 
-    @Test("iCloud's batched queries: each element a records/query request", .enabled(if: available, "\(skipped)"))
+    @Test("iCloud's batched queries: each element a records/query request")
     func batchQueryRequests() throws {
         struct Batch: Codable, Equatable {
             var batch: [RecordsQueryRequest]
         }
-        for file in try Self.files(of: "batchQueryRequest") {
+        for file in try RecordedBodies.files(of: "batchQueryRequest") {
             let batch = try JSONDecoder().decode(Batch.self, from: Data(contentsOf: file))
             #expect(!batch.batch.isEmpty)
             #expect(try JSONDecoder().decode(Batch.self, from: JSONEncoder().encode(batch)) == batch)
         }
     }
 
-    @Test("records/lookup requests", .enabled(if: available, "\(skipped)"))
+    @Test("records/lookup requests")
     func lookupRequests() throws {
         let requests = try Self.check("lookupRequest", as: RecordsLookupRequest.self)
         #expect(requests.allSatisfy { !$0.recordNames.isEmpty })
     }
 
-    @Test("records/changes answers: every record read, deletions kept", .enabled(if: available, "\(skipped)"))
+    @Test("records/changes answers: every record read, deletions kept")
     func changesResponses() throws {
         let responses = try Self.check("changesResponse", as: RecordsChangesResponse.self)
         let entries = responses.flatMap(\.records)

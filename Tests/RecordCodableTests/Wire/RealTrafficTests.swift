@@ -3,20 +3,18 @@ import Testing
 
 @testable import RecordCodable
 
-/// The bodies that public projects recorded from the real CloudKit server, in `../shared` beside
-/// the package (CI has it there; a plain clone does not, and these tests then say they were
-/// skipped).
+/// The bodies that public projects recorded from the real CloudKit server, or printed, vendored in
+/// `Tests/Fixtures/cloudkit-wire` with where each comes from (`Tests/Fixtures/README.md`). Every
+/// test that reads them fails, rather than being skipped, when they are missing.
 enum RecordedBodies {
-    /// `../shared/fixtures/cloudkit-wire` beside the package, when it is there.
-    static let directory: URL? = {
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let directory = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/cloudkit-wire")
-        return FileManager.default.fileExists(atPath: directory.appendingPathComponent("MANIFEST.json").path)
-            ? directory : nil
+    /// `Tests/Fixtures/cloudkit-wire`, found from this file by walking up to the `Tests` folder.
+    static let directory: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.lastPathComponent != "Tests" && folder.pathComponents.count > 1 {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("Fixtures/cloudkit-wire")
     }()
-
-    static var present: Bool { directory != nil }
 
     /// One body and what it is, as the fixtures' MANIFEST.json lists it.
     struct Entry: Decodable, CustomTestStringConvertible {
@@ -26,16 +24,34 @@ enum RecordedBodies {
         var testDescription: String { file }
     }
 
-    static let entries: [Entry] = {
-        guard let directory,
-            let data = try? Data(contentsOf: directory.appendingPathComponent("MANIFEST.json")),
-            let entries = try? JSONDecoder().decode([Entry].self, from: data)
-        else { return [] }
-        return entries
-    }()
+    /// The fixtures are not where the tests look for them.
+    struct Missing: Error, CustomStringConvertible {
+        var description: String {
+            "\(RecordedBodies.directory.path)/MANIFEST.json is missing: the CloudKit bodies vendored under Tests/Fixtures are needed"
+        }
+    }
+
+    private static let manifest = Result<[Entry], any Error> {
+        let file = directory.appendingPathComponent("MANIFEST.json")
+        guard FileManager.default.fileExists(atPath: file.path) else { throw Missing() }
+        return try JSONDecoder().decode([Entry].self, from: Data(contentsOf: file))
+    }
+
+    /// Every body the manifest lists, in its order; throws when the fixtures are missing.
+    static func entries() throws -> [Entry] { try manifest.get() }
+
+    /// The bodies of `kind`.
+    static func files(of kind: String) throws -> [URL] {
+        try entries().filter { $0.kind == kind }.map { directory.appendingPathComponent($0.file) }
+    }
+
+    /// Every body, sorted by path.
+    static func allFiles() throws -> [URL] {
+        try entries().map { directory.appendingPathComponent($0.file) }.sorted { $0.path < $1.path }
+    }
 
     static func data(_ entry: Entry) throws -> Data {
-        try Data(contentsOf: try #require(directory).appendingPathComponent(entry.file))
+        try Data(contentsOf: directory.appendingPathComponent(entry.file))
     }
 }
 
@@ -92,8 +108,7 @@ struct RealTrafficTests {
 
     @Test(
         "Every recorded body reads with the package type for its kind, and round-trips",
-        .enabled(if: RecordedBodies.present, "../shared/fixtures/cloudkit-wire is not beside the package"),
-        arguments: RecordedBodies.entries)
+        arguments: try RecordedBodies.entries())
     func recordedBody(_ entry: RecordedBodies.Entry) throws {
         let data = try RecordedBodies.data(entry)
         switch entry.kind {
@@ -145,13 +160,11 @@ struct RealTrafficTests {
         }
     }
 
-    @Test(
-        "The recorded bodies hold thousands of records, every one read",
-        .enabled(if: RecordedBodies.present, "../shared/fixtures/cloudkit-wire is not beside the package"))
+    @Test("The recorded bodies hold thousands of records, every one read")
     func everyRecordRead() throws {
         var read = 0
         var encrypted = 0
-        for entry in RecordedBodies.entries
+        for entry in try RecordedBodies.entries()
         where entry.kind.hasSuffix("Response") && entry.kind != "zoneChangesResponse" {
             let data = try RecordedBodies.data(entry)
             let results: [RecordResult]

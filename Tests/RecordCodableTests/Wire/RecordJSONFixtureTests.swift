@@ -4,7 +4,7 @@ import Testing
 @testable import RecordCodable
 
 /// The bodies recorded from the real server and printed by Apple and other projects (see
-/// ``ServerBodiesFixtureTests``) read to the same values through `RecordJSONDecoder` as through
+/// ``RecordedBodies``) read to the same values through `RecordJSONDecoder` as through
 /// `JSONDecoder`, and write back the same bytes through `RecordJSONEncoder` as through
 /// `JSONEncoder` with sorted keys.
 @Suite("RecordJSONEncoder and RecordJSONDecoder: recorded fixtures")
@@ -15,7 +15,7 @@ struct RecordJSONFixtureTests {
     static func check<T: Codable & Equatable & Sendable>(
         _ kind: String, as type: T.Type, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Int {
-        let files = try ServerBodiesFixtureTests.files(of: kind)
+        let files = try RecordedBodies.files(of: kind)
         #expect(!files.isEmpty, "no fixture of kind \(kind)", sourceLocation: sourceLocation)
         var read = 0
         for file in files {
@@ -32,11 +32,7 @@ struct RecordJSONFixtureTests {
         return read
     }
 
-    static var available: Bool { ServerBodiesFixtureTests.available }
-
-    @Test(
-        "Every recorded body reads and writes the same through both paths",
-        .enabled(if: available, "\(ServerBodiesFixtureTests.skipped)"))
+    @Test("Every recorded body reads and writes the same through both paths")
     func everyKind() throws {
         struct Batch<Element: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
             var batch: [Element]
@@ -59,12 +55,10 @@ struct RecordJSONFixtureTests {
         try Self.check("batchQueryResponse", as: Batch<RecordsQueryResponse>.self)
     }
 
-    @Test(
-        "The real server's pages are read by the fast reader itself, not handed to JSONDecoder",
-        .enabled(if: available, "\(ServerBodiesFixtureTests.skipped)"))
+    @Test("The real server's pages are read by the fast reader itself, not handed to JSONDecoder")
     func realPagesReadFast() throws {
         for kind in ["queryResponse", "lookupResponse", "modifyResponse", "changesResponse", "zonesListResponse"] {
-            for file in try ServerBodiesFixtureTests.files(of: kind) {
+            for file in try RecordedBodies.files(of: kind) {
                 let data = try Data(contentsOf: file)
                 guard (try? JSONSerialization.jsonObject(with: data)) != nil else { continue }
                 #expect(readsFast(data), "\(file.lastPathComponent)")

@@ -17,11 +17,9 @@ import Testing
 struct WireCodablePathTests {
     // MARK: Reading
 
-    @Test(
-        "Every fixture body reads to the same JSON both ways, and writes the same bytes both ways",
-        .enabled(if: Fixtures.directory != nil, "../shared/fixtures/cloudkit-wire is not beside the package"))
+    @Test("Every fixture body reads to the same JSON both ways, and writes the same bytes both ways")
     func fixtureBodies() throws {
-        let files = try Fixtures.jsonFiles()
+        let files = try RecordedBodies.allFiles()
         #expect(files.count > 50)
         for file in files {
             let json = try Data(contentsOf: file)
@@ -500,26 +498,6 @@ private struct DictionaryMemberProbe: Codable, Equatable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(DictionaryCoding.isDictionaryMember(encoder.codingPath))
-    }
-}
-
-/// Where the bodies recorded from CloudKit are: `../shared/fixtures/cloudkit-wire` beside the
-/// package, when it is there.
-enum Fixtures {
-    static let directory: URL? = {
-        let directory = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/fixtures/cloudkit-wire")
-        return FileManager.default.fileExists(atPath: directory.path) ? directory : nil
-    }()
-
-    /// Every JSON file of the fixtures, sorted by path.
-    static func jsonFiles() throws -> [URL] {
-        guard let directory, let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
-        else { return [] }
-        return files.compactMap { $0 as? URL }
-            .filter { $0.pathExtension == "json" && $0.lastPathComponent != "MANIFEST.json" }
-            .sorted { $0.path < $1.path }
     }
 }
 

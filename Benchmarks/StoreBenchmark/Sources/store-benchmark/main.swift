@@ -51,6 +51,9 @@ func say(_ line: String) {
 
 let encoder = RecordEncoder()
 let decoder = RecordDecoder()
+// CloudKit's JSON, written and read as RecordStore writes and reads it, for SQLite's rows too.
+let jsonEncoder = RecordJSONEncoder()
+let jsonDecoder = RecordJSONDecoder()
 
 func record(_ number: Int) throws -> Record {
     try encoder.encode(Note(number))
@@ -58,7 +61,7 @@ func record(_ number: Int) throws -> Record {
 
 /// The row SQLite stores for a record: its key and its JSON, encoded as RecordStore encodes it.
 func row(_ record: Record) throws -> (zone: String, type: String, name: String, json: Data) {
-    (RecordStore.defaultZone, record.recordType, record.recordName, try JSONEncoder().encode(record))
+    (RecordStore.defaultZone, record.recordType, record.recordName, try jsonEncoder.encode(record))
 }
 
 /// The median of `rounds` timings of `body`, in nanoseconds per operation; `body` runs
@@ -153,7 +156,7 @@ try withDirectory { directory in
     let json = rows[0].json
     let decode = try measure(operations: models) {
         for _ in 0..<models {
-            checksum &+= try decoder.decode(Note.self, from: JSONDecoder().decode(Record.self, from: json)).wordCount
+            checksum &+= try decoder.decode(Note.self, from: jsonDecoder.decode(Record.self, from: json)).wordCount
         }
     }
     let storeRetrieve = try measure(operations: models) {
@@ -164,7 +167,7 @@ try withDirectory { directory in
     let sqliteRetrieve = try measure(operations: models) {
         for index in 0..<models {
             let data = try sqlite.json(zone: RecordStore.defaultZone, type: "Note", name: "note-\(index % batch.count)")
-            checksum &+= try decoder.decode(Note.self, from: JSONDecoder().decode(Record.self, from: data ?? Data()))
+            checksum &+= try decoder.decode(Note.self, from: jsonDecoder.decode(Record.self, from: data ?? Data()))
                 .wordCount
         }
     }

@@ -14,8 +14,8 @@ that the program's start cancels out):
 `cost` is a rough cycle count. On the flat model its ratios (coder / hand mapping) match the
 benchmark's measured time ratios within about 5%, where instruction ratios alone do not.
 
-    swift build -c release --product benchmark
-    python3 Benchmarks/estimate-cycles.py encode-flat encode-flat-hand encode-flat-floor
+    swift build -c release --package-path Benchmarks/CoderBenchmark --product benchmark
+    python3 Benchmarks/CoderBenchmark/estimate-cycles.py encode-flat encode-flat-hand encode-flat-floor
 
 Needs valgrind. Each name is one of the benchmark's `--profile` loops.
 """
@@ -25,7 +25,8 @@ import re
 import subprocess
 import sys
 
-BINARY = ".build/release/benchmark"
+# The benchmark's package keeps its build beside this script, wherever it is run from.
+BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), ".build", "release", "benchmark")
 COUNTS = (1_000, 3_000)
 
 

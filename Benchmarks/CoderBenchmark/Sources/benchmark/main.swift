@@ -1,13 +1,15 @@
 // The RecordCodable benchmark: RecordEncoder and RecordDecoder beside the same mapping written by
-// hand and beside Foundation's JSON coders, on the same models, in one run.
+// hand and beside Foundation's JSON coders, on the same models, in one run. It is a package of its
+// own; from the package root:
 //
-//     swift run -c release benchmark            # the full run, a table
-//     swift run -c release benchmark --json     # the same figures as JSON
-//     swift run -c release benchmark --quick    # a short run, as CI does it
-//     swift run -c release benchmark --profile encode-flat 10000   # one loop alone, for a profiler
-//     python3 Benchmarks/estimate-cycles.py encode-flat encode-flat-hand   # cycles, counted, not timed
+//     swift run -c release --package-path Benchmarks/CoderBenchmark benchmark
 //
-// On the flat model it also times a minimal Codable coder (Benchmarks/CodableFloor), which does the
+// prints the full run as a table. After `benchmark`, `--json` gives the same figures as JSON,
+// `--quick` a short run, as CI does it, and `--profile encode-flat 10000` one loop alone, for a
+// profiler; `python3 Benchmarks/CoderBenchmark/estimate-cycles.py encode-flat encode-flat-hand`
+// counts cycles rather than timing them.
+//
+// On the flat model it also times a minimal Codable coder (Sources/CodableFloor), which does the
 // hand mapping's work through Encoder and Decoder and nothing else: what the protocols cost alone;
 // and the whole server path, model to CloudKit JSON and back (ServerPath.swift).
 import CodableFloor
@@ -44,7 +46,7 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         "decode-flat-hand": { consume(try FlatHandMapping.decode(record)) },
         "decode-event": { consume(try decoder.decode(FlatEvent.self, from: eventRecord)) },
         "decode-event-hand": { consume(try FlatEventHandMapping.decode(eventRecord)) },
-        // The minimal Codable coder (Benchmarks/CodableFloor) on the flat model.
+        // The minimal Codable coder (Benchmarks/CoderBenchmark/Sources/CodableFloor) on the flat model.
         "encode-flat-floor": {
             consume(try MinimalRecordEncoder().encode(FlatPost.sample, recordType: "FlatPost", fieldCount: 13))
         },
@@ -74,7 +76,7 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         },
         "read-codable": { consume(try JSONDecoder().decode(Record.self, from: wire)) },
         "read-plain": { consume(try JSONDecoder().decode(FlatPost.self, from: plain)) },
-        // The least a Decodable record can ask of JSONDecoder (Benchmarks/CodableFloor).
+        // The least a Decodable record can ask of JSONDecoder (Benchmarks/CoderBenchmark/Sources/CodableFloor).
         "read-codable-floor": { consume(try JSONDecoder().decode(MinimalRecordJSON.self, from: wire).record) },
     ]
     guard let run = profiles[what] else {
@@ -308,7 +310,7 @@ func printTable(_ report: Report) {
         print()
         print(
             "Codable floor, \(row.model) model: a minimal Codable coder that does only the hand mapping's work"
-                + " (Benchmarks/CodableFloor)")
+                + " (Benchmarks/CoderBenchmark/Sources/CodableFloor)")
         print(
             "  encode" + number(encodeFloor, 6) + " µs =" + number(encodeFloor / encodeHand, 5) + "× hand"
                 + "    decode" + number(decodeFloor, 6) + " µs =" + number(decodeFloor / decodeHand, 5) + "× hand")

@@ -198,7 +198,7 @@ func printServerPath(
         guard let floor = row.read["floor"] else { continue }
         print(
             "Codable floor, \(row.model) read: the least a Decodable record can ask of JSONDecoder, then"
-                + " RecordDecoder (Benchmarks/CodableFloor)")
+                + " RecordDecoder (Benchmarks/CoderBenchmark/Sources/CodableFloor)")
         print("  read" + number(floor, 8) + " µs =" + number(row.readFloorVersusPlain, 5) + "× plain")
     }
     if let bodyWrite {
