@@ -9,7 +9,7 @@ import Foundation
 /// decodes one record. Its mutable state, and the rules that keep it sound (checked by `assert` in
 /// debug builds):
 /// - `spareValueDecoder` is a value decoder that finished its value, and so holds none. Only
-///   ``makeValueDecoder(for:at:jsonRoute:)`` takes it, only ``recycle(_:)`` puts one back (when
+///   ``makeValueDecoder(for:at:)`` takes it, only ``recycle(_:)`` puts one back (when
 ///   nothing else refers to it), and ``finish()`` drops it, since it refers back to the engine.
 /// - `userInfo`, the JSON decoder, and the field names of the snake-case and custom key strategies
 ///   are worked out on first use and never change after.
@@ -220,12 +220,10 @@ final class RecordDecodingEngine: Decoder {
     @exclusivity(unchecked) private var spareValueDecoder: ValueDecoder?
 
     /// A value decoder for `value` at `path`: the spare one if there is one.
-    func makeValueDecoder(for value: RecordValue?, at path: CodingPath, jsonRoute: ValueDecoder.JSONRoute)
-        -> ValueDecoder
-    {
+    func makeValueDecoder(for value: RecordValue?, at path: CodingPath) -> ValueDecoder {
         // Taken, not copied: the spare's reference moves out.
         let decoder = spareValueDecoder.take() ?? ValueDecoder(engine: self)
-        decoder.start(value, at: path, jsonRoute: jsonRoute)
+        decoder.start(value, at: path)
         return decoder
     }
 
