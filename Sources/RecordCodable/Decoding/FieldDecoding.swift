@@ -47,7 +47,7 @@ extension RecordDecodingEngine {
         do {
             return try T(from: decoder)
         } catch DecodingError.dataCorrupted(let context) where T.self is any RawRepresentable.Type {
-            throw Self.unknownRawValue(T.self, context)
+            throw unknownRawValue(T.self, context, from: value, at: path)
         }
     }
 
@@ -68,21 +68,39 @@ extension RecordDecodingEngine {
         data.first == UInt8(ascii: "{") || data.first == UInt8(ascii: "[")
     }
 
-    /// The standard library's error for a raw value that no case of an enum has, with the advice
-    /// to make the enum a ``RecordEnum``: a newer version of the app may store values that this
-    /// one does not know.
+    /// The error for a raw-value type that refused `value`: when `value` is a raw value of the
+    /// type's raw type that matches no case (`init(rawValue:)` gives `nil`), the error names the
+    /// record and gives the advice to make the type a ``RecordEnum``, since a newer version of the app may
+    /// store values that this one does not know. (A `RecordEnum` reads such a value as its
+    /// fallback case, so its errors are never about one.) Any other error stands as it is.
     @inline(never)
-    private static func unknownRawValue<T>(_ type: T.Type, _ context: DecodingError.Context) -> DecodingError {
-        guard context.debugDescription.hasPrefix("Cannot initialize "), !(type is any RecordEnum.Type) else {
+    private func unknownRawValue<T>(
+        _ type: T.Type, _ context: DecodingError.Context, from value: RecordValue, at path: CodingPath
+    ) -> DecodingError {
+        guard !(type is any RecordEnum.Type), let rawType = type as? any RawRepresentable.Type,
+            hasNoCase(rawType, for: value, at: path)
+        else {
             return .dataCorrupted(context)
         }
         return .dataCorrupted(
             DecodingError.Context(
                 codingPath: context.codingPath,
-                debugDescription: context.debugDescription
+                debugDescription: context.debugDescription + " in \(recordInErrors)"
                     + ". If other versions of the app may store values that \(type) does not have, make it a "
                     + "RecordEnum, whose fallbackCase reads them.",
                 underlyingError: context.underlyingError))
+    }
+
+    /// Whether `value` reads as a raw value of `type` that no case of `type` has.
+    private func hasNoCase<Raw: RawRepresentable>(_ type: Raw.Type, for value: RecordValue, at path: CodingPath)
+        -> Bool
+    {
+        guard let rawValueType = Raw.RawValue.self as? any Decodable.Type,
+            let rawValue = (try? decodeField(rawValueType, from: value, at: path)) as? Raw.RawValue
+        else {
+            return false
+        }
+        return Raw(rawValue: rawValue) == nil
     }
 
     /// The value of a type with a fixed mapping. (A list type whose field holds JSON bytes takes

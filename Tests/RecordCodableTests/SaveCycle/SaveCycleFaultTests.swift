@@ -220,8 +220,9 @@ struct HelpfulErrorTests {
         }
         #expect(
             error?.context?.debugDescription
-                == "Cannot initialize Color from invalid String value lavender. If other versions of the app may store "
-                + "values that Color does not have, make it a RecordEnum, whose fallbackCase reads them.")
+                == #"Cannot initialize Color from invalid String value lavender in record Card "c". If other versions of "#
+                + "the app may store values that Color does not have, make it a RecordEnum, whose fallbackCase reads them."
+        )
     }
 
     @Test("The size error names only the fields that weigh")
