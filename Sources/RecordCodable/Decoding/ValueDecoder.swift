@@ -6,7 +6,9 @@ import Foundation
 /// the field's value through it. Its unkeyed container reads a list's elements one by one. A keyed
 /// container, or an unkeyed one over JSON bytes, means the value was stored as JSON: the decoder
 /// hands out the JSON decoder's own container for it, with the field's path before its own, so
-/// that the value reads on where it is, whatever it does with the container or its errors.
+/// that the value reads on where it is, whatever it does with the container or its errors. (Most
+/// values stored as JSON never get here: a field that holds a JSON object or array is decoded
+/// whole before its value runs, by ``RecordDecodingEngine/decodeField(_:from:at:)``.)
 ///
 /// The decoder's state is ``state``, and only ``start(_:at:)`` and ``finish()`` write it. Its
 /// rules (checked by `assert` in debug builds):
