@@ -7,8 +7,10 @@ import Foundation
 ///    types and the most common lists — are recognised by comparing metatypes.
 /// 2. A ``LinkedRecord`` stored as a reference is decoded from the record it names; a
 ///    ``RecordAssetValue`` stored as an asset is read from its file.
-/// 3. Any other type decodes itself from a ``ValueDecoder``. When it asks for a container that
-///    JSON bytes hold, the bytes are decoded as JSON instead.
+/// 3. A field that holds a JSON object or array is decoded whole by the JSON decoder, when it is
+///    the value's JSON.
+/// 4. Any other type decodes itself from a ``ValueDecoder``. When it asks for a container that
+///    JSON bytes hold, it reads the JSON decoder's container.
 extension RecordDecodingEngine {
     ///
     /// The path is built only when a value decodes itself or an error needs it; a value of a type
@@ -31,60 +33,74 @@ extension RecordDecodingEngine {
         if case .asset(let asset) = value, T.self is any RecordAssetValue.Type {
             return try readAsset(type, from: asset, at: path)
         }
-        var decoder = makeValueDecoder(for: value, at: path, jsonRoute: .restartWhole)
-        defer { recycle(&decoder) }
-        let decoded: T
-        do {
-            decoded = try T(from: decoder)
-        } catch  where decoder.jsonRoute == .restartRequested {
-            // The value asked for its JSON and was stopped (or threw after it was): it is stored as
-            // JSON, and decodes whole with the JSON decoder.
-            guard case .bytes(let data) = value else {
-                throw DecodingError.typeMismatch(type, found: value, at: path)
-            }
-            return try decodeJSON(type, from: data, at: path)
-        } catch DecodingError.dataCorrupted(let context) where T.self is any RawRepresentable.Type {
-            throw Self.unknownRawValue(T.self, context)
+        if case .bytes(let data) = value, Self.beginsJSONContainer(data) {
+            return try decodeNested(type, from: data, at: path)
         }
-        switch decoder.jsonRoute {
-        case .restartRequested:
-            // The value caught the stop and went on, as a value does that reads leniently.
-            return jsonOrOwn(decoded, from: value, at: path)
-        case .restartWhole, .handOutContainers:
-            return decoded
+        return try decodeItself(type, from: value, at: path)
+    }
+
+    /// The value that decodes itself from `value` through a value decoder.
+    @inline(__always)
+    private func decodeItself<T: Decodable>(_ type: T.Type, from value: RecordValue, at path: CodingPath) throws -> T {
+        var decoder = makeValueDecoder(for: value, at: path)
+        defer { recycle(&decoder) }
+        do {
+            return try T(from: decoder)
+        } catch DecodingError.dataCorrupted(let context) where T.self is any RawRepresentable.Type {
+            throw unknownRawValue(T.self, context, from: value, at: path)
         }
     }
 
-    /// The standard library's error for a raw value that no case of an enum has, with the advice
-    /// to make the enum a ``RecordEnum``: a newer version of the app may store values that this
-    /// one does not know.
+    /// The value in a field that holds a JSON object or array: all but always the value's JSON,
+    /// which the JSON decoder reads whole, the fast way, the value running once. Bytes that are
+    /// not its JSON, such as raw data that begins with a bracket, the value reads itself.
+    ///
+    /// Kept apart from the common route, which would otherwise ask the runtime for the metadata
+    /// of `Optional<T>` on every call.
     @inline(never)
-    private static func unknownRawValue<T>(_ type: T.Type, _ context: DecodingError.Context) -> DecodingError {
-        guard context.debugDescription.hasPrefix("Cannot initialize "), !(type is any RecordEnum.Type) else {
+    private func decodeNested<T: Decodable>(_ type: T.Type, from data: Data, at path: CodingPath) throws -> T {
+        if let decoded = try? decodeJSON(type, from: data, at: path) { return decoded }
+        return try decodeItself(type, from: .bytes(data), at: path)
+    }
+
+    /// Whether `data` begins as the JSON of a nested value does: with an object or an array.
+    private static func beginsJSONContainer(_ data: Data) -> Bool {
+        data.first == UInt8(ascii: "{") || data.first == UInt8(ascii: "[")
+    }
+
+    /// The error for a raw-value type that refused `value`: when `value` is a raw value of the
+    /// type's raw type that matches no case (`init(rawValue:)` gives `nil`), the error names the
+    /// record and gives the advice to make the type a ``RecordEnum``, since a newer version of the app may
+    /// store values that this one does not know. (A `RecordEnum` reads such a value as its
+    /// fallback case, so its errors are never about one.) Any other error stands as it is.
+    @inline(never)
+    private func unknownRawValue<T>(
+        _ type: T.Type, _ context: DecodingError.Context, from value: RecordValue, at path: CodingPath
+    ) -> DecodingError {
+        guard !(type is any RecordEnum.Type), let rawType = type as? any RawRepresentable.Type,
+            hasNoCase(rawType, for: value, at: path)
+        else {
             return .dataCorrupted(context)
         }
         return .dataCorrupted(
             DecodingError.Context(
                 codingPath: context.codingPath,
-                debugDescription: context.debugDescription
+                debugDescription: context.debugDescription + " in \(recordInErrors)"
                     + ". If other versions of the app may store values that \(type) does not have, make it a "
                     + "RecordEnum, whose fallbackCase reads them.",
                 underlyingError: context.underlyingError))
     }
 
-    /// The value in `value`'s JSON, for a value that caught ``RestartAsJSON`` and went on, as a
-    /// value does that reads leniently, and gave `own`. When the field is the value's JSON, that is
-    /// the value; when it is not, the value read the bytes some other way, as raw data, and its own
-    /// result stands.
-    ///
-    /// Kept apart from the common route, which would otherwise ask the runtime for the metadata
-    /// of `Optional<T>` on every call.
-    @inline(never)
-    private func jsonOrOwn<T: Decodable>(_ own: T, from value: RecordValue, at path: CodingPath) -> T {
-        guard case .bytes(let data) = value, let decoded = try? decodeJSON(T.self, from: data, at: path) else {
-            return own
+    /// Whether `value` reads as a raw value of `type` that no case of `type` has.
+    private func hasNoCase<Raw: RawRepresentable>(_ type: Raw.Type, for value: RecordValue, at path: CodingPath)
+        -> Bool
+    {
+        guard let rawValueType = Raw.RawValue.self as? any Decodable.Type,
+            let rawValue = (try? decodeField(rawValueType, from: value, at: path)) as? Raw.RawValue
+        else {
+            return false
         }
-        return decoded
+        return Raw(rawValue: rawValue) == nil
     }
 
     /// The value of a type with a fixed mapping. (A list type whose field holds JSON bytes takes

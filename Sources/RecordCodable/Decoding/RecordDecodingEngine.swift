@@ -9,7 +9,7 @@ import Foundation
 /// decodes one record. Its mutable state, and the rules that keep it sound (checked by `assert` in
 /// debug builds):
 /// - `spareValueDecoder` is a value decoder that finished its value, and so holds none. Only
-///   ``makeValueDecoder(for:at:jsonRoute:)`` takes it, only ``recycle(_:)`` puts one back (when
+///   ``makeValueDecoder(for:at:)`` takes it, only ``recycle(_:)`` puts one back (when
 ///   nothing else refers to it), and ``finish()`` drops it, since it refers back to the engine.
 /// - `userInfo`, the JSON decoder, and the field names of the snake-case and custom key strategies
 ///   are worked out on first use and never change after.
@@ -75,21 +75,27 @@ final class RecordDecodingEngine: Decoder {
         return name.utf8.count == identifierKeyLength && name == identifierKey
     }
 
-    /// The error for a key whose field the record lacks: Foundation's `keyNotFound`, which names a
-    /// field of the record whose name is nearly the one looked for, as a misspelt key's would be.
+    /// The error for a key whose field the record lacks: Foundation's `keyNotFound`, which names
+    /// the record, and a field of the record whose name is nearly the one looked for, as a
+    /// misspelt key's would be. For example: `No value associated with key CodingKeys(stringValue:
+    /// "title", intValue: nil) ("title") in record Note "N1".`
     @inline(never)
     func missingField(_ key: some CodingKey) -> DecodingError {
-        let error = DecodingError.keyNotFound(key, at: .root)
+        var description = "No value associated with key \(key) (\"\(key.stringValue)\") in \(recordInErrors)."
         let looked = fieldName(forKey: key.stringValue)
         let nearMisses = NearMisses.of(looked, among: record.fields.keys)
-        guard !nearMisses.isEmpty, case .keyNotFound(let key, let context) = error else { return error }
-        let names = nearMisses.map { "'\($0)'" }.joined(separator: ", ")
-        return .keyNotFound(
-            key,
-            DecodingError.Context(
-                codingPath: context.codingPath,
-                debugDescription: context.debugDescription
-                    + " The record has no field '\(looked)', but has \(names): is the key or the field misspelt?"))
+        if !nearMisses.isEmpty {
+            let names = nearMisses.map { "'\($0)'" }.joined(separator: ", ")
+            description += " The record has no field '\(looked)', but has \(names): is the key or the field misspelt?"
+        }
+        return .keyNotFound(key, DecodingError.Context(codingPath: [], debugDescription: description))
+    }
+
+    /// The record as an error names it: its type and its name, `record Note "N1"`.
+    var recordInErrors: String {
+        record.recordName.isEmpty
+            ? "a record of type \(record.recordType) that has no name"
+            : "record \(record.recordType) \"\(record.recordName)\""
     }
 
     /// The field name the key strategy looks up first for a key.
@@ -214,12 +220,10 @@ final class RecordDecodingEngine: Decoder {
     @exclusivity(unchecked) private var spareValueDecoder: ValueDecoder?
 
     /// A value decoder for `value` at `path`: the spare one if there is one.
-    func makeValueDecoder(for value: RecordValue?, at path: CodingPath, jsonRoute: ValueDecoder.JSONRoute)
-        -> ValueDecoder
-    {
+    func makeValueDecoder(for value: RecordValue?, at path: CodingPath) -> ValueDecoder {
         // Taken, not copied: the spare's reference moves out.
         let decoder = spareValueDecoder.take() ?? ValueDecoder(engine: self)
-        decoder.start(value, at: path, jsonRoute: jsonRoute)
+        decoder.start(value, at: path)
         return decoder
     }
 

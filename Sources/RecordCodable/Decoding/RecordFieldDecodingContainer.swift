@@ -162,7 +162,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         let decoder = ValueDecoder(engine: engine)
-        decoder.start(identifierOrField(forKey: key), at: .field(key), jsonRoute: .handOutContainers)
+        decoder.start(identifierOrField(forKey: key), at: .field(key))
         return decoder
     }
 
@@ -194,7 +194,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     /// field is missing, as the encoder stores `nil` as no field; for any other type the field is
     /// missing: `keyNotFound`.
     private func missingValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        var decoder = engine.makeValueDecoder(for: nil, at: .field(key), jsonRoute: .handOutContainers)
+        var decoder = engine.makeValueDecoder(for: nil, at: .field(key))
         defer { engine.recycle(&decoder) }
         // Any type that decodes from the missing value does: a wrapper of an optional, and also one
         // that falls back on a value of its own, as the encoder writes no field for what such a
@@ -206,7 +206,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     private func nestedDecoder(forKey key: Key) throws -> ValueDecoder {
         guard let value = identifierOrField(forKey: key) else { throw engine.missingField(key) }
         let decoder = ValueDecoder(engine: engine)
-        decoder.start(value, at: .field(key), jsonRoute: .handOutContainers)
+        decoder.start(value, at: .field(key))
         return decoder
     }
 

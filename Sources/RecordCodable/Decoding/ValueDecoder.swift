@@ -4,44 +4,31 @@ import Foundation
 ///
 /// The decoder is its own single-value container: a raw-value enum, a wrapper or an optional reads
 /// the field's value through it. Its unkeyed container reads a list's elements one by one. A keyed
-/// container, or an unkeyed one over JSON bytes, means the value was stored as JSON: what the
-/// decoder does then is its ``JSONRoute``.
+/// container, or an unkeyed one over JSON bytes, means the value was stored as JSON: the decoder
+/// hands out the JSON decoder's own container for it, with the field's path before its own, so
+/// that the value reads on where it is, whatever it does with the container or its errors. (Most
+/// values stored as JSON never get here: a field that holds a JSON object or array is decoded
+/// whole before its value runs, by ``RecordDecodingEngine/decodeField(_:from:at:)``.)
 ///
-/// The decoder's state is ``state``, and only ``start(_:at:jsonRoute:)``, ``finish()`` and a
-/// request for a JSON container write it. Its rules (checked by `assert` in debug builds):
+/// The decoder's state is ``state``, and only ``start(_:at:)`` and ``finish()`` write it. Its
+/// rules (checked by `assert` in debug builds):
 /// - One value at a time: a decoder is started, used by one value's `init(from:)` on one thread,
 ///   then finished, and only then started again (the engine keeps a finished one as its spare).
-/// - `jsonRoute` moves only from ``JSONRoute/restartWhole`` to ``JSONRoute/restartRequested``,
-///   once: the value asked for its JSON, and its caller decodes the value whole from JSON.
 /// - A finished decoder holds no value, so a spare keeps no record data alive.
 final class ValueDecoder: Decoder, SingleValueDecodingContainer {
-    /// What a request for a container that only the value's JSON has does.
-    enum JSONRoute {
-        /// Hands out the JSON decoder's own container: the value is read through containers, and
-        /// nothing can decode it whole instead (a nested container, an element, `superDecoder`).
-        case handOutContainers
-        /// Stops the value by throwing ``RestartAsJSON``, so that its caller decodes the whole value
-        /// with the JSON decoder: the fast way, when there is a whole `Decodable` value.
-        case restartWhole
-        /// The value asked for its JSON and was stopped: its caller decodes it from JSON.
-        case restartRequested
-    }
-
     /// Everything that changes from one value to the next.
     struct State {
         /// The value to decode, or `nil` for a field that is missing.
         var value: RecordValue?
         var location: ValuePath
-        var jsonRoute: JSONRoute
     }
 
     let engine: RecordDecodingEngine
 
-    /// The value being decoded. (Written only between values and by a JSON request, and read by the
-    /// one `init(from:)` running on this decoder's thread, so no two accesses overlap: the run-time
-    /// exclusivity checks, which cost as much as starting on a value, are turned off.)
-    @exclusivity(unchecked) private var state = State(
-        value: nil, location: ValuePath(.root), jsonRoute: .handOutContainers)
+    /// The value being decoded. (Written only between values, and read by the one `init(from:)`
+    /// running on this decoder's thread, so no two accesses overlap: the run-time exclusivity
+    /// checks, which cost as much as starting on a value, are turned off.)
+    @exclusivity(unchecked) private var state = State(value: nil, location: ValuePath(.root))
 
     init(engine: RecordDecodingEngine) {
         self.engine = engine
@@ -49,9 +36,8 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
 
     /// Makes the decoder ready for `value`. Decoders are reused from value to value, so that a
     /// record with many fields does not allocate one per field.
-    func start(_ value: RecordValue?, at path: CodingPath, jsonRoute: JSONRoute) {
-        assert(jsonRoute != .restartRequested, "a value starts before any request for its JSON")
-        state = State(value: value, location: ValuePath(path), jsonRoute: jsonRoute)
+    func start(_ value: RecordValue?, at path: CodingPath) {
+        state = State(value: value, location: ValuePath(path))
     }
 
     /// Lets go of the value, so that a spare decoder holds no data.
@@ -61,9 +47,6 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
 
     /// The value to decode, or `nil` for a field that is missing.
     var value: RecordValue? { state.value }
-
-    /// What a request for the value's JSON did, or would do.
-    var jsonRoute: JSONRoute { state.jsonRoute }
 
     /// The value's path.
     var path: CodingPath { state.location.path }
@@ -83,7 +66,7 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
         guard case .bytes(let data) = value else {
             throw DecodingError.typeMismatch(KnownTypes.dictionary, found: value, at: path)
         }
-        return try jsonDecoder(for: data).container(keyedBy: type)
+        return try engine.jsonDecoder(for: data, at: path).container(keyedBy: type)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -91,7 +74,7 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
         case .list(let elements):
             return ListDecodingContainer(decoder: self, elements: elements)
         case .bytes(let data):
-            return try jsonDecoder(for: data).unkeyedContainer()
+            return try engine.jsonDecoder(for: data, at: path).unkeyedContainer()
         case let value:
             throw DecodingError.typeMismatch(KnownTypes.array, found: value, at: path)
         }
@@ -99,17 +82,6 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         self
-    }
-
-    /// The decoder of the JSON in `data`, or ``RestartAsJSON`` when the caller decodes it whole.
-    private func jsonDecoder(for data: Data) throws -> any Decoder {
-        switch state.jsonRoute {
-        case .handOutContainers:
-            return try engine.jsonDecoder(for: data, at: path)
-        case .restartWhole, .restartRequested:
-            state.jsonRoute = .restartRequested
-            throw RestartAsJSON()
-        }
     }
 
     /// The value, or `valueNotFound` in Foundation's words: `description`, or those of a single value.
@@ -150,13 +122,6 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
         return try engine.decodeField(type, from: value, at: path)
     }
 }
-
-/// Stops a value that asked for its JSON, so that its caller decodes it whole from JSON instead.
-///
-/// The one way to leave a model's `init(from:)` early is to throw; this error never leaves the
-/// engine: ``RecordDecodingEngine`` catches it where it started the value, and the decoder's
-/// ``ValueDecoder/JSONRoute`` tells it apart from an error that the model threw.
-struct RestartAsJSON: Error {}
 
 /// The unkeyed container of a list field: each element is decoded alone.
 private struct ListDecodingContainer: UnkeyedDecodingContainer {
@@ -246,7 +211,7 @@ private struct ListDecodingContainer: UnkeyedDecodingContainer {
         -> ValueDecoder
     {
         let elementDecoder = ValueDecoder(engine: engine)
-        elementDecoder.start(element, at: path, jsonRoute: .handOutContainers)
+        elementDecoder.start(element, at: path)
         return elementDecoder
     }
 }

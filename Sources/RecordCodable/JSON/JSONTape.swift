@@ -45,14 +45,13 @@ final class JSONTape {
         keysAreUnique = false
     }
 
-    /// The tape of the JSON text `data`, or `nil` when Foundation's decoder must read it (see
+    /// The tape of the JSON text `data`, or why Foundation's decoder must read it (see
     /// ``JSONTapeParser``).
     ///
     /// - Parameter maximumDepth: The deepest a value may nest; the document's own value is at 0.
-    convenience init?(parsing data: Data, maximumDepth: Int) {
+    static func parsing(_ data: Data, maximumDepth: Int) -> JSONParseOutcome<JSONTape> {
         let text = ContiguousArray(data)
-        guard let tokens = JSONTapeParser.tokens(of: text, maximumDepth: maximumDepth) else { return nil }
-        self.init(text: text, tokens: tokens)
+        return JSONTapeParser.tokens(of: text, maximumDepth: maximumDepth).map { JSONTape(text: text, tokens: $0) }
     }
 
     /// A tape of tokens whose strings are held whole (`heldStrings`, which a `.held` token's

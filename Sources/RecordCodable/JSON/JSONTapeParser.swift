@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads JSON text into the tokens of a ``JSONTape`` — or gives up, and leaves the document to
-/// Foundation's `JSONDecoder`.
+/// Reads JSON text into the tokens of a ``JSONTape`` — or gives up, and says why, so that the
+/// document is left to Foundation's `JSONDecoder` (see ``JSONParseOutcome``).
 ///
 /// The tape must hold exactly what ``WireJSON/init(from:)`` reads through `JSONDecoder`, or the
 /// fast path would read other values, or accept what the `Codable` path refuses. So the parser
@@ -16,25 +16,39 @@ import Foundation
 ///   a double's range or below its normal range, and on one that is not integral but whose double
 ///   is, which `JSONDecoder` reads as an integer.
 /// - It gives up on anything malformed (so that the error is Foundation's, at Foundation's path),
-///   on a value nested deeper than `maximumDepth` (where ``WireJSON`` refuses some values and not
-///   others), and on text longer than its offsets count.
+///   and on what is beyond its fast path: a value nested deeper than `maximumDepth` (where
+///   ``WireJSON`` refuses some values and not others), and text longer than its offsets count.
 ///
 /// It reads by recursive descent, one call a level, over a `Span` of the text; as it gives up
 /// below `maximumDepth`, its stack stays small whatever the input.
 struct JSONTapeParser {
+    /// Why reading stopped short of the end.
+    private enum Stop {
+        /// The text is not strict UTF-8 JSON.
+        case malformed
+        /// The text holds what the parser leaves to Foundation's decoder.
+        case beyondFastPath
+        /// The tokens filled the room they were given: reading again with more room goes on.
+        case noRoom
+    }
+
     private let maximumDepth: Int
-    /// Whether the tokens filled the room they were given, so that reading stopped.
-    private var ranOutOfRoom = false
+    /// Why reading stopped, once it has: set where the parser gives up for a reason of its own,
+    /// and otherwise `malformed`, which every other way of giving up is. (Positions, not this,
+    /// are what each function returns, so that they stay in registers.)
+    private var stop = Stop.malformed
 
     private init(maximumDepth: Int) {
         self.maximumDepth = maximumDepth
     }
 
-    /// The tokens of the JSON document in `text`, or `nil` when Foundation's decoder must read it.
+    /// The tokens of the JSON document in `text`, or why Foundation's decoder must read it.
     ///
     /// - Parameter maximumDepth: The deepest a value may nest; the document's own value is at 0.
-    static func tokens(of text: ContiguousArray<UInt8>, maximumDepth: Int) -> ContiguousArray<JSONToken>? {
-        guard text.count < Int(Int32.max) / 2 else { return nil }
+    static func tokens(of text: ContiguousArray<UInt8>, maximumDepth: Int)
+        -> JSONParseOutcome<ContiguousArray<JSONToken>>
+    {
+        guard text.count < Int(Int32.max) / 2 else { return .beyondFastPath }
         let bytes = text.span
         // The tokens are written into room made for them at once, which costs less than growing
         // an array token by token. JSON text spends several bytes on most tokens; should it spend
@@ -46,10 +60,15 @@ struct JSONTapeParser {
             let tokens = ContiguousArray<JSONToken>(capacity: capacity) { tokens in
                 parsed = parser.parse(bytes, into: &tokens)
             }
-            if parsed { return tokens }
-            guard parser.ranOutOfRoom else { return nil }
+            if parsed { return .parsed(tokens) }
+            switch parser.stop {
+            case .malformed: return .malformed
+            case .beyondFastPath: return .beyondFastPath
+            case .noRoom: continue
+            }
         }
-        return nil
+        // The second room holds every token the text can give: never reached.
+        return .beyondFastPath
     }
 
     // MARK: Structure
@@ -70,7 +89,8 @@ struct JSONTapeParser {
         _ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, from start: Int, depth: Int
     ) -> Int? {
         let index = Self.skipWhitespace(bytes, from: start)
-        guard index < bytes.count, depth <= maximumDepth else { return nil }
+        guard index < bytes.count else { return nil }
+        guard depth <= maximumDepth else { return giveUp(.beyondFastPath) }
         switch bytes[index] {
         case UInt8(ascii: "{"):
             return container(bytes, into: &tokens, from: index, depth: depth, isObject: true)
@@ -79,10 +99,16 @@ struct JSONTapeParser {
         case UInt8(ascii: "\""):
             return string(bytes, into: &tokens, from: index)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            guard let number = Self.number(bytes, at: index) else { return nil }
-            var token = JSONToken(kind: number.kind)
-            token.number = number.bits
-            return append(token, to: &tokens) ? number.end : nil
+            switch Self.number(bytes, at: index) {
+            case .number(let end, let kind, let bits):
+                var token = JSONToken(kind: kind)
+                token.number = bits
+                return append(token, to: &tokens) ? end : nil
+            case .malformed:
+                return nil
+            case .beyondFastPath:
+                return giveUp(.beyondFastPath)
+            }
         case UInt8(ascii: "t"):
             return literal(bytes, into: &tokens, from: index, "true", .true)
         case UInt8(ascii: "f"):
@@ -149,13 +175,19 @@ struct JSONTapeParser {
     @inline(__always)
     private mutating func append(_ token: JSONToken, to tokens: inout OutputSpan<JSONToken>) -> Bool {
         guard !tokens.isFull else {
-            ranOutOfRoom = true
+            stop = .noRoom
             return false
         }
         var token = token
         token.end = Int32(tokens.count + 1)
         tokens.append(token)
         return true
+    }
+
+    /// Stops reading, for `reason`.
+    private mutating func giveUp(_ reason: Stop) -> Int? {
+        stop = reason
+        return nil
     }
 
     /// The position of the first byte from `start` that is not whitespace.
@@ -328,9 +360,17 @@ struct JSONTapeParser {
         1e19, 1e20, 1e21, 1e22,
     ]
 
-    /// Reads the number at `start` as ``WireJSON`` reads it through `JSONDecoder`; `nil` for a
-    /// malformed number and for the numbers this parser leaves to Foundation.
-    private static func number(_ bytes: Span<UInt8>, at start: Int) -> (end: Int, kind: JSONToken.Kind, bits: UInt64)? {
+    /// A number read, or why it was not.
+    private enum Number {
+        /// The number, as the kind of its token and its bits, and the position after it.
+        case number(end: Int, kind: JSONToken.Kind, bits: UInt64)
+        case malformed
+        /// A number this parser leaves to Foundation.
+        case beyondFastPath
+    }
+
+    /// Reads the number at `start` as ``WireJSON`` reads it through `JSONDecoder`.
+    private static func number(_ bytes: Span<UInt8>, at start: Int) -> Number {
         var index = start
         let isNegative = bytes[index] == UInt8(ascii: "-")
         if isNegative { index += 1 }
@@ -339,23 +379,23 @@ struct JSONTapeParser {
         var significand: UInt64 = 0
         var exponent = 0
         var isInteger = true
-        guard index < bytes.count, let first = digit(bytes[index]) else { return nil }
+        guard index < bytes.count, let first = digit(bytes[index]) else { return .malformed }
         if first == 0 {
             index += 1
             // A leading zero is an error that JSONDecoder reports at the number's path.
-            if index < bytes.count, digit(bytes[index]) != nil { return nil }
+            if index < bytes.count, digit(bytes[index]) != nil { return .malformed }
         } else {
             while index < bytes.count, let digit = digit(bytes[index]) {
-                guard accumulate(digit, into: &significand) else { return nil }
+                guard accumulate(digit, into: &significand) else { return .beyondFastPath }
                 index += 1
             }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
-            guard index < bytes.count, digit(bytes[index]) != nil else { return nil }
+            guard index < bytes.count, digit(bytes[index]) != nil else { return .malformed }
             while index < bytes.count, let digit = digit(bytes[index]) {
-                guard accumulate(digit, into: &significand) else { return nil }
+                guard accumulate(digit, into: &significand) else { return .beyondFastPath }
                 exponent -= 1
                 index += 1
             }
@@ -368,7 +408,7 @@ struct JSONTapeParser {
                 exponentIsNegative = bytes[index] == UInt8(ascii: "-")
                 index += 1
             }
-            guard index < bytes.count, digit(bytes[index]) != nil else { return nil }
+            guard index < bytes.count, digit(bytes[index]) != nil else { return .malformed }
             var written = 0
             while index < bytes.count, let digit = digit(bytes[index]) {
                 // Beyond a few hundred, an exponent gives a number this parser leaves to Foundation.
@@ -384,7 +424,8 @@ struct JSONTapeParser {
         } else {
             read = decimal(significand, exponent, isNegative: isNegative, text: bytes, digits)
         }
-        return read.map { (index, $0.kind, $0.bits) }
+        guard let read else { return .beyondFastPath }
+        return .number(end: index, kind: read.kind, bits: read.bits)
     }
 
     private static func digit(_ byte: UInt8) -> UInt64? {
@@ -472,5 +513,28 @@ struct JSONTapeParser {
         digits.reserveCapacity(range.count)
         for index in range { digits.append(text[index]) }
         return Double(String(decoding: digits, as: UTF8.self))
+    }
+}
+
+/// What reading JSON text on the fast path gives: what was read, or why Foundation's decoder
+/// must read the text instead.
+enum JSONParseOutcome<Parsed> {
+    /// What the text holds.
+    case parsed(Parsed)
+    /// Text that JSON allows but that the fast path does not promise to read as Foundation's
+    /// decoder does: a value nested too deep, a number beyond what it reads exactly, text too
+    /// long. Foundation's decoder reads it, or refuses it in its own words.
+    case beyondFastPath
+    /// Text that is not strict JSON in UTF-8: Foundation's decoder reports the error, at its own
+    /// path and in its own words, or reads the text if it is JSON in UTF-16 or UTF-32.
+    case malformed
+
+    /// The outcome with what was read made into another value by `transform`.
+    func map<Other>(_ transform: (Parsed) -> Other) -> JSONParseOutcome<Other> {
+        switch self {
+        case .parsed(let parsed): .parsed(transform(parsed))
+        case .beyondFastPath: .beyondFastPath
+        case .malformed: .malformed
+        }
     }
 }

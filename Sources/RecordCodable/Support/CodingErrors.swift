@@ -20,15 +20,6 @@ extension DecodingError {
     }
 
     @inline(never)
-    static func keyNotFound(_ key: some CodingKey, at path: CodingPath) -> DecodingError {
-        .keyNotFound(
-            key,
-            Context(
-                codingPath: path.keys,
-                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
-    }
-
-    @inline(never)
     static func valueNotFound(_ type: Any.Type, at path: CodingPath, _ description: String) -> DecodingError {
         .valueNotFound(type, Context(codingPath: path.keys, debugDescription: description))
     }

@@ -55,10 +55,14 @@ public struct RecordJSONDecoder: Sendable {
     /// decoder must read the document.
     private static func read<Value: WireCodable>(_ type: Value.Type, from data: Data) throws -> Value? {
         // The document is the value, so its depth is counted from it.
-        guard let tape = JSONTape(parsing: data, maximumDepth: WireJSON.maximumNesting),
-            tape.kind(at: 0) == .object
-        else { return nil }
-        return try Value(wire: WireReader(tape, at: 0))
+        switch JSONTape.parsing(data, maximumDepth: WireJSON.maximumNesting) {
+        case .parsed(let tape) where tape.kind(at: 0) == .object:
+            return try Value(wire: WireReader(tape, at: 0))
+        case .parsed, .beyondFastPath, .malformed:
+            // Foundation's decoder refuses what is not an object, and reports malformed text, in
+            // its own words.
+            return nil
+        }
     }
 
     /// Reads an array of wire values from the array of objects that `data` holds, or returns `nil`
@@ -66,10 +70,15 @@ public struct RecordJSONDecoder: Sendable {
     private static func readArray<Values: WireCodableArray>(_ type: Values.Type, from data: Data) throws -> Values? {
         // Each element is a document of its own, one level below the array, as it is for
         // Foundation's decoder.
-        guard let tape = JSONTape(parsing: data, maximumDepth: WireJSON.maximumNesting + 1),
-            tape.kind(at: 0) == .array,
-            tape.elements(ofArrayAt: 0, { tape.kind(at: $0) }).allSatisfy({ $0 == .object })
-        else { return nil }
-        return try Values.read(from: WireReader(tape, at: 0))
+        switch JSONTape.parsing(data, maximumDepth: WireJSON.maximumNesting + 1) {
+        case .parsed(let tape)
+        where tape.kind(at: 0) == .array
+            && tape.elements(ofArrayAt: 0, { tape.kind(at: $0) }).allSatisfy({ $0 == .object }):
+            return try Values.read(from: WireReader(tape, at: 0))
+        case .parsed, .beyondFastPath, .malformed:
+            // Foundation's decoder refuses what is not an array of objects, and reports malformed
+            // text, in its own words.
+            return nil
+        }
     }
 }

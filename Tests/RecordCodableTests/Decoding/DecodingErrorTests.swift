@@ -33,7 +33,39 @@ struct DecodingErrorTests {
         let error = expectDecodingError("keyNotFound", at: "name") { _ = try decoder.decode(Person.self, from: record) }
         #expect(
             error?.context?.debugDescription
-                == #"No value associated with key CodingKeys(stringValue: "name", intValue: nil) ("name")."#)
+                == #"No value associated with key CodingKeys(stringValue: "name", intValue: nil) ("name") in record Person "p1"."#
+        )
+    }
+
+    @Test("A missing field's error names the record, and the linked record that lacks it")
+    func missingFieldNamesTheRecord() throws {
+        struct Note: Codable {
+            var id: String
+            var title: String
+        }
+        let note = Record(recordType: "Note", recordName: "N1", fields: ["body": .string("b")])
+        let error = expectDecodingError("keyNotFound", at: "title") { _ = try decoder.decode(Note.self, from: note) }
+        #expect(
+            error?.context?.debugDescription
+                == #"No value associated with key CodingKeys(stringValue: "title", intValue: nil) ("title") in record Note "N1"."#
+        )
+        // A record saved without a name, as a model whose identifier was nil saves it.
+        struct Draft: Codable {
+            var id: String?
+            var title: String
+        }
+        let unnamed = Record(recordType: "Draft", recordName: "", fields: [:])
+        let unnamedError = expectDecodingError("keyNotFound", at: "title") {
+            _ = try decoder.decode(Draft.self, from: unnamed)
+        }
+        #expect(
+            unnamedError?.context?.debugDescription.hasSuffix(#"in a record of type Draft that has no name."#) == true)
+        // A value that decodes itself, and cannot from no field, is missing from its record too.
+        let valueError = expectDecodingError("keyNotFound", at: "value") {
+            _ = try decoder.decode(
+                Box<[String: Int]>.self, from: Record(recordType: "Box", recordName: "B1", fields: [:]))
+        }
+        #expect(valueError?.context?.debugDescription.hasSuffix(#"("value") in record Box "B1"."#) == true)
     }
 
     @Test func wrongType() throws {

@@ -254,6 +254,64 @@ struct EnumTests {
         expectDecodingError("dataCorrupted", at: "priority") { _ = try RecordDecoder().decode(Task.self, from: record) }
     }
 
+    /// A raw-value enum that reads its raw value itself and words its own error.
+    enum Mood: String, Codable {
+        case calm, busy
+
+        init(from decoder: any Decoder) throws {
+            let rawValue = try decoder.singleValueContainer().decode(String.self)
+            guard let mood = Mood(rawValue: rawValue) else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "No mood \(rawValue)"))
+            }
+            self = mood
+        }
+    }
+
+    /// A raw-value type that refuses a raw value it has, in the standard library's words.
+    struct Even: RawRepresentable, Codable, Equatable {
+        var rawValue: Int
+
+        init(rawValue: Int) { self.rawValue = rawValue }
+
+        init(from decoder: any Decoder) throws {
+            let rawValue = try decoder.singleValueContainer().decode(Int.self)
+            guard rawValue.isMultiple(of: 2) else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: decoder.codingPath, debugDescription: "Cannot initialize Even from odd \(rawValue)")
+                )
+            }
+            self.init(rawValue: rawValue)
+        }
+    }
+
+    @Test("An unknown raw value is told by the type, whatever its error says")
+    func unknownRawValueToldByType() throws {
+        // A raw value that no case has gets the advice, in the enum's own words.
+        let mood = Record(recordType: "Box", recordName: "b", fields: ["value": .string("sleepy")])
+        let moodError = expectDecodingError("dataCorrupted", at: "value") {
+            _ = try RecordDecoder().decode(Box<Mood>.self, from: mood)
+        }
+        #expect(
+            moodError?.context?.debugDescription
+                == #"No mood sleepy in record Box "b". If other versions of the app may store values that Mood "#
+                + "does not have, make it a RecordEnum, whose fallbackCase reads them.")
+        // A raw value the type has, refused for another reason, is the type's error alone.
+        let even = Record(recordType: "Box", recordName: "b", fields: ["value": .int64(3)])
+        let evenError = expectDecodingError("dataCorrupted", at: "value") {
+            _ = try RecordDecoder().decode(Box<Even>.self, from: even)
+        }
+        #expect(evenError?.context?.debugDescription == "Cannot initialize Even from odd 3")
+        // Inside a list, the element's raw value is the one told.
+        let list = Record(
+            recordType: "Box", recordName: "b", fields: ["value": .list([.string("calm"), .string("x")])])
+        let listError = expectDecodingError("dataCorrupted", at: "value.Index 1") {
+            _ = try RecordDecoder().decode(Box<[Mood]>.self, from: list)
+        }
+        #expect(listError?.context?.debugDescription.hasPrefix("No mood x in record Box") == true)
+    }
+
     @Test("An enum with associated values is a nested value")
     func enumWithAssociatedValues() throws {
         enum Shape: Codable, Equatable {

@@ -191,14 +191,14 @@ struct HelpfulErrorTests {
         }
         #expect(
             error?.context?.debugDescription
-                == #"No value associated with key CodingKeys(stringValue: "title", intValue: nil) ("title"). The record has no field 'title', but has 'titel': is the key or the field misspelt?"#
+                == #"No value associated with key CodingKeys(stringValue: "title", intValue: nil) ("title") in record Note "n". The record has no field 'title', but has 'titel': is the key or the field misspelt?"#
         )
-        // Nothing near: Foundation's words alone.
+        // Nothing near: Foundation's words and the record alone.
         let far = expectDecodingError("keyNotFound", at: "title") {
             _ = try RecordDecoder().decode(
                 Note.self, from: Record(recordType: "Note", recordName: "n", fields: ["x": .int64(1)]))
         }
-        #expect(far?.context?.debugDescription.hasSuffix(#"("title")."#) == true)
+        #expect(far?.context?.debugDescription.hasSuffix(#"("title") in record Note "n"."#) == true)
         #expect(
             NearMisses.of("title", among: ["Title", "titles", "tilte", "tile", "name", "ti"]) == [
                 "Title", "tile", "tilte", "titles",
@@ -220,8 +220,9 @@ struct HelpfulErrorTests {
         }
         #expect(
             error?.context?.debugDescription
-                == "Cannot initialize Color from invalid String value lavender. If other versions of the app may store "
-                + "values that Color does not have, make it a RecordEnum, whose fallbackCase reads them.")
+                == #"Cannot initialize Color from invalid String value lavender in record Card "c". If other versions of "#
+                + "the app may store values that Color does not have, make it a RecordEnum, whose fallbackCase reads them."
+        )
     }
 
     @Test("The size error names only the fields that weigh")

@@ -70,7 +70,13 @@ func expectSameOutcome<T: Decodable & Equatable & Sendable>(
 
 /// Whether `RecordJSONDecoder` read `data` itself, rather than handing it to `JSONDecoder`.
 func readsFast(_ data: Data, maximumDepth: Int = WireJSON.maximumNesting) -> Bool {
-    JSONTape(parsing: data, maximumDepth: maximumDepth) != nil
+    parsedTape(data, maximumDepth: maximumDepth) != nil
+}
+
+/// The tape of `data`, or `nil` when the fast path hands it to `JSONDecoder`.
+func parsedTape(_ data: Data, maximumDepth: Int = WireJSON.maximumNesting) -> JSONTape? {
+    guard case .parsed(let tape) = JSONTape.parsing(data, maximumDepth: maximumDepth) else { return nil }
+    return tape
 }
 
 /// A record's JSON with one field whose value is `value`, as JSON text.

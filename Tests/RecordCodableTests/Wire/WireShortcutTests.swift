@@ -24,7 +24,7 @@ struct WireFieldShortcutTests {
     /// The field in `text` as the fast decoder's tape holds it, and as the `Codable` path's does.
     static func readers(_ text: String) throws -> [WireReader] {
         let data = Data(text.utf8)
-        let tape = try #require(JSONTape(parsing: data, maximumDepth: WireJSON.maximumNesting))
+        let tape = try #require(parsedTape(data))
         return [WireReader(tape, at: 0), WireReader(try JSONDecoder().decode(WireJSON.self, from: data), path: [])]
     }
 
@@ -110,7 +110,7 @@ struct WireFieldShortcutTests {
         ])
     func otherShapes(_ text: String) throws {
         let data = Data(text.utf8)
-        let tape = try #require(JSONTape(parsing: data, maximumDepth: WireJSON.maximumNesting))
+        let tape = try #require(parsedTape(data))
         let reader = WireReader(tape, at: 0)
         #expect(Self.outcome { try WireField.commonContent(of: reader) } == "general route")
         #expect(

@@ -30,6 +30,7 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
     let decoder = RecordDecoder()
     let record = try encoder.encode(FlatPost.sample)
     let eventRecord = try encoder.encode(FlatEvent.sample)
+    let nestedRecord = try encoder.encode(NestedProfile.sample)
     let wire = try RecordJSONEncoder().encode(record)
     let plain = try JSONEncoder().encode(FlatPost.sample)
     let page =
@@ -46,6 +47,7 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         "decode-flat-hand": { consume(try FlatHandMapping.decode(record)) },
         "decode-event": { consume(try decoder.decode(FlatEvent.self, from: eventRecord)) },
         "decode-event-hand": { consume(try FlatEventHandMapping.decode(eventRecord)) },
+        "decode-nested": { consume(try decoder.decode(NestedProfile.self, from: nestedRecord)) },
         // The minimal Codable coder (Benchmarks/CoderBenchmark/Sources/CodableFloor) on the flat model.
         "encode-flat-floor": {
             consume(try MinimalRecordEncoder().encode(FlatPost.sample, recordType: "FlatPost", fieldCount: 13))
