@@ -174,15 +174,17 @@ struct RecordFieldWriter {
     /// Whether a value is written under `key`, whose name is `keyName`. (Asked only when a model
     /// asks for a nested container, so it may cost a search.)
     func hasValue(forKeyNamed keyName: String, _ key: some CodingKey) -> Bool {
-        if followsLayout {
-            // The places before the next one hold values, but for those skipped. A layout learned
-            // from a record that wrote a key twice holds it at two places: either may hold its value.
-            return layout.fields[..<nextPlace].indices.contains { place in
-                layout.fields[place].keyName == keyName && !skippedPlaces.contains(place)
-            }
-        }
         guard let name = try? fieldName(for: keyName, key) else { return false }
-        return fields[name] != nil
+        // Asked of the field, not the key: another key may have written it (a key strategy may
+        // make two keys one field).
+        guard followsLayout, layout.template != nil else { return fields[name] != nil }
+        // `fields` holds a placeholder at every place of the layout not written yet: the places
+        // before the next one hold values, but for those skipped. A layout with a template holds
+        // each field at one place.
+        guard let place = layout.fields[..<nextPlace].firstIndex(where: { $0.fieldName == name }) else {
+            return false
+        }
+        return !skippedPlaces.contains(place)
     }
 
     /// Notes that the key named `keyName` writes field `name`, which no other key may write.
