@@ -134,7 +134,7 @@ final class RecordEncodingEngine: Encoder {
     /// written before. `canBeIdentifier` is false for a `Bool`, stored as an integer, which may not
     /// name a record.
     ///
-    /// The way of every property that does not take the shortcut (``storeExpected(_:size:)``); not
+    /// The way of every property that does not take the shortcut (``storeExpected(_:size:keyName:)``); not
     /// generic over the value and not inlined, so that its one copy for each type of key serves
     /// every property.
     @inline(never)
@@ -168,7 +168,7 @@ final class RecordEncodingEngine: Encoder {
         }
     }
 
-    /// Whether the value for the key named `keyName` may be stored by ``storeExpected(_:size:)``:
+    /// Whether the value for the key named `keyName` may be stored by ``storeExpected(_:size:keyName:)``:
     /// the record's learned layout expects it next, and so it is a field (see
     /// ``PropertyRoles/allAreFields(in:)``).
     @inline(__always)
@@ -176,12 +176,26 @@ final class RecordEncodingEngine: Encoder {
         draft.fields.expects(keyName)
     }
 
-    /// Stores the value of the key that the record's layout expects next (``expects(_:)`` said so)
-    /// as its field. Not generic and not inlined: every property of every model that takes this
-    /// way shares its one copy, so that the code a record runs through stays small.
+    /// Stores the value of the key named `keyName`, which the record's layout expects next
+    /// (``expects(_:)`` said so), as its field. Not generic and not inlined: every property of every
+    /// model that takes this way shares its one copy, so that the code a record runs through stays
+    /// small.
+    ///
+    /// Should the layout hold no place for it after all, the value is stored by its role
+    /// (``store(_:size:forKey:named:canBeIdentifier:)``), as it would be without the layout: no
+    /// value is lost.
     @inline(never)
-    func storeExpected(_ value: __owned RecordValue, size: Int) {
-        draft.fields.writeExpected(value, size: size)
+    func storeExpected(_ value: __owned RecordValue, size: Int, keyName: String) throws {
+        guard let slot = draft.fields.expectedSlot() else {
+            return try storeUnplaced(value, size: size, keyName: keyName)
+        }
+        draft.fields.writeExpected(value, size: size, at: slot)
+    }
+
+    /// Stores by its role a value that ``storeExpected(_:size:keyName:)`` found no place for.
+    @inline(never)
+    private func storeUnplaced(_ value: __owned RecordValue, size: Int, keyName: String) throws {
+        try store(value, size: size, forKey: AnyCodingKey(stringValue: keyName), named: keyName)
     }
 
     /// Stores a field that `encodeField(_:at:)` built, or nothing for `nil`. The value moves into

@@ -5,7 +5,7 @@ import Foundation
 /// The identifier names the record instead, and a `RecordMetadata` property becomes the record's
 /// metadata: each property's ``PropertyRole`` decides. `nil` stores no field. A key that the
 /// record's learned layout expects next is a field, and is written straight into its place
-/// (``RecordEncodingEngine/storeExpected(_:size:)``); any other, by the engine's rules
+/// (``RecordEncodingEngine/storeExpected(_:size:keyName:)``); any other, by the engine's rules
 /// (``RecordEncodingEngine/store(_:size:forKey:named:canBeIdentifier:)``).
 struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let engine: RecordEncodingEngine
@@ -166,7 +166,7 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         canBeIdentifier: Bool = true
     ) throws {
         let name = name ?? key.stringValue
-        if engine.expects(name) { return engine.storeExpected(value, size: size) }
+        if engine.expects(name) { return try engine.storeExpected(value, size: size, keyName: name) }
         try engine.store(value, size: size, forKey: key, named: name, canBeIdentifier: canBeIdentifier)
     }
 }

@@ -240,6 +240,42 @@ struct FieldLayoutTests {
         }
     }
 
+    /// A model of two fields, whose layout the test below teaches the encoder.
+    struct Pair: Encodable {
+        var id = "pair-1"
+        var a = "A"
+        var b = 2
+    }
+
+    @Test("A value stored as the layout's next where the layout has no place for it is stored by name, not lost")
+    func expectedValueWithoutPlace() throws {
+        let encoder = RecordEncoder()
+        // Two records teach the layout [a, b] and give it a template.
+        for _ in 0..<2 { _ = try encoder.encode(Pair()) }
+        let engine = RecordEncodingEngine(options: encoder, typeInfo: ModelEncodingInfo.of(Pair.self), graph: nil)
+        #expect(engine.expects("a"))
+        try engine.storeExpected(.string("A"), size: 1, keyName: "a")
+        try engine.storeExpected(.int64(2), size: 8, keyName: "b")
+        // The broken state: the layout ends, and nothing expects these keys. Each value is stored
+        // by its role, as without a layout: a field, and the identifier, which names the record.
+        #expect(!engine.expects("c"))
+        try engine.storeExpected(.string("C"), size: 1, keyName: "c")
+        try engine.storeExpected(.string("pair-2"), size: 6, keyName: "id")
+        let record = try engine.finish(encoding: Pair())
+        #expect(record.recordName == "pair-2")
+        // (The writer checks, in debug builds, that the size it kept is the fields' own.)
+        #expect(record.fields == ["a": .string("A"), "b": .int64(2), "c": .string("C")])
+    }
+
+    @Test("A value stored as expected by a record without a layout is stored by name, not lost")
+    func expectedValueWithoutLayout() throws {
+        struct Unseen: Encodable {}
+        let engine = RecordEncodingEngine(
+            options: RecordEncoder(), typeInfo: ModelEncodingInfo.of(Unseen.self), graph: nil)
+        try engine.storeExpected(.string("Ada"), size: 3, keyName: "name")
+        #expect(try engine.finish(encoding: Unseen()).fields == ["name": .string("Ada")])
+    }
+
     @Test("A nested container for a key already written is an error also after a record that wrote a key twice")
     func misusedNestedContainerAfterRepeatedKey() throws {
         /// The first record writes `a` twice, which the type's layout then holds at two places; the
