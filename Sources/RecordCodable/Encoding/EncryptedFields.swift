@@ -42,7 +42,7 @@ extension RecordEncodingEngine {
     }
 
     private func encryptedFieldName(forKeyNamed keyName: String, in fields: [String: RecordValue]) throws -> String? {
-        if isIdentifier(keyName), !options.storesIdentifierAsField {
+        if role(ofKeyNamed: keyName) == .identifier {
             guard let recordName = encodedRecordName else { return nil }
             throw EncodingError.encryptedIdentifier(
                 keyName, value: recordName, at: CodingPath.field(named: keyName).keys)

@@ -57,11 +57,6 @@ final class FieldLayout: Sendable {
         FieldLayout(fields: fields, prepared: false)
     }
 
-    /// Whether a key of the layout is named `keyName`.
-    func holds(keyNamed keyName: String) -> Bool {
-        keyNames.contains(keyName)
-    }
-
     /// Whether the key at `place` is named `keyName` and has a slot.
     @inline(__always)
     func expects(_ keyName: String, at place: Int) -> Bool {

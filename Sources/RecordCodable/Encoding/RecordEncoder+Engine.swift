@@ -3,14 +3,15 @@ extension RecordEncoder {
     /// Encodes one record. Linked models are written as references, and collected in `graph`
     /// when there is one. A model without an identifier is named `fallbackName`, else a new UUID.
     func encodeRecord<T: Encodable>(_ value: T, graph: GraphEncoding?, fallbackName: String?) throws -> Record {
-        // Only a plain record's engine is kept for the next one (see `SpareEngines`).
-        let isPlain = graph == nil && fallbackName == nil
+        // Only a plain record's engine is kept for the next one (see `SpareEngines`), and none
+        // without the encoder's caches.
+        let keepsEngine = graph == nil && fallbackName == nil && usesEncodingCaches
         var engine =
-            (isPlain ? SpareEngines.take(for: T.self, options: self) : nil)
+            (keepsEngine ? SpareEngines.take(for: T.self, options: self) : nil)
             ?? RecordEncodingEngine(
                 options: self, typeInfo: ModelEncodingInfo.of(T.self), graph: graph, fallbackName: fallbackName)
         defer {
-            if isPlain {
+            if keepsEngine {
                 SpareEngines.keep(&engine, for: T.self)
             } else {
                 // The spare value encoder refers back to the engine: letting go of that ends the cycle.

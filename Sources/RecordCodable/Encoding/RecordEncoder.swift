@@ -113,6 +113,17 @@ public struct RecordEncoder: Sendable {
         set { options = options.changed { $0.encryptedKeys = newValue } }
     }
 
+    /// Whether the encoder's speed machinery is on: an engine kept from one record to the next of
+    /// its type (``SpareEngines``), and each record started from the layout learned from the type's
+    /// last ones (``FieldLayout``), whose expected keys are written without asking their role.
+    /// Both sit beneath the rules of what a property becomes (``PropertyRoles``), as a cache: off,
+    /// every record is encoded by those rules alone, key by key, into the same record or the same
+    /// error. On by default; internal, for the tests that check so.
+    var usesEncodingCaches: Bool {
+        get { options.value.usesEncodingCaches }
+        set { options = options.changed { $0.usesEncodingCaches = newValue } }
+    }
+
     /// Whether ``encryptedKeys`` names any key, asked once per record.
     var hasEncryptedKeys: Bool { !options.value.encryptedKeys.isEmpty }
 
@@ -198,6 +209,7 @@ extension RecordEncoder {
             .appendingPathComponent("RecordCodableAssets", isDirectory: true)
         var zoneID: RecordZoneID?
         var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+        var usesEncodingCaches = true
     }
 
     /// The options of a new encoder, shared by every encoder that changes none of them.

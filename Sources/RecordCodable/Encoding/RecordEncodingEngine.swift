@@ -16,13 +16,10 @@ final class RecordEncodingEngine: Encoder {
     let graph: GraphEncoding?
     /// The name of the record when the model encodes no identifier; else a new UUID.
     private let fallbackName: String?
-    /// Whether only the identifier is encoded: the engine then works out a linked model's name,
-    /// and nothing else about the model is encoded or checked.
-    let encodesIdentifierOnly: Bool
-    /// The options' identifier key and its length in bytes, asked for every property: kept here
-    /// rather than read through the options each time.
-    private let identifierKey: String?
-    private let identifierKeyLength: Int
+    /// What each property becomes: the one place that decides it (see ``PropertyRoles``). Only
+    /// the identifier is encoded when the engine works out a linked model's name: nothing else
+    /// about the model is then encoded or checked.
+    let roles: PropertyRoles
 
     // The engine's mutable state. An engine is used by one call to `encode(_:)` on one thread,
     // and no access to this state lasts across a call into a model's code (a value is encoded
@@ -64,12 +61,10 @@ final class RecordEncodingEngine: Encoder {
         self.typeInfo = typeInfo
         self.graph = graph
         self.fallbackName = fallbackName
-        self.encodesIdentifierOnly = encodesIdentifierOnly
-        identifierKey = options.identifierKey
-        identifierKeyLength = options.identifierKey?.utf8.count ?? 0
-        let layout = typeInfo.layout(for: options.keyEncodingStrategy)
-        let allowsShortcut = Self.allowsShortcut(
-            from: layout, identifierKey: identifierKey, options: options, encodesIdentifierOnly: encodesIdentifierOnly)
+        roles = PropertyRoles(options: options, encodesIdentifierOnly: encodesIdentifierOnly)
+        // Without the caches, every record starts from no layout, and so writes every key by name.
+        let layout = options.usesEncodingCaches ? typeInfo.layout(for: options.keyEncodingStrategy) : nil
+        let allowsShortcut = layout.map(roles.allAreFields(in:)) ?? false
         draft = RecordDraft(
             fields: RecordFieldWriter(
                 layout: layout, strategy: options.keyEncodingStrategy, allowsShortcut: allowsShortcut))
@@ -90,27 +85,16 @@ final class RecordEncodingEngine: Encoder {
     private var layoutAskedForShortcut: FieldLayout?
     private var layoutAllowsShortcut = false
 
-    /// Whether a record that starts from `layout` may take the field writer's shortcut, worked out
-    /// once per layout (by the static `allowsShortcut`, which says when).
+    /// Whether a record that starts from `layout` may write the keys the layout expects by the
+    /// field writer's shortcut (see ``RecordFieldWriter``), which stores a value as a field and
+    /// nothing else: only when every key of the layout is a field (``PropertyRoles/allAreFields(in:)``).
+    /// Worked out once per layout.
     private func allowsShortcut(from layout: FieldLayout?) -> Bool {
         if layout !== layoutAskedForShortcut {
             layoutAskedForShortcut = layout
-            layoutAllowsShortcut = Self.allowsShortcut(
-                from: layout, identifierKey: identifierKey, options: options,
-                encodesIdentifierOnly: encodesIdentifierOnly)
+            layoutAllowsShortcut = layout.map(roles.allAreFields(in:)) ?? false
         }
         return layoutAllowsShortcut
-    }
-
-    /// Whether a record that starts from `layout` may write the keys the layout expects by the
-    /// field writer's shortcut (see ``RecordFieldWriter``), which stores a value as a field and
-    /// nothing else. Not when the identifier is stored as well as a field, or alone; nor when the
-    /// layout, learned by another encoder, holds this encoder's identifier as a field.
-    private static func allowsShortcut(
-        from layout: FieldLayout?, identifierKey: String?, options: RecordEncoder, encodesIdentifierOnly: Bool
-    ) -> Bool {
-        guard let layout, !encodesIdentifierOnly, !options.storesIdentifierAsField else { return false }
-        return identifierKey.map { !layout.holds(keyNamed: $0) } ?? true
     }
 
     /// Makes a kept engine ready for its next record: its spare value encoder refers to it again.
@@ -139,92 +123,96 @@ final class RecordEncodingEngine: Encoder {
 
     // MARK: Writing the record
 
-    /// Stores a property's value: as the record's name when `key` is the identifier, else as the
-    /// field named for `key`. `nil` stores nothing, and removes a field written before.
+    /// The role of the property under the key named `keyName` (see ``PropertyRoles``).
     @inline(__always)
+    func role(ofKeyNamed keyName: String) -> PropertyRole {
+        roles.role(ofKeyNamed: keyName)
+    }
+
+    /// Stores a property's value as its role says: as the record's name when `key` is the
+    /// identifier, else as the field named for `key`. `nil` stores nothing, and removes a field
+    /// written before. `canBeIdentifier` is false for a `Bool`, stored as an integer, which may not
+    /// name a record.
+    ///
+    /// The way of every property that does not take the shortcut (``storeExpected(_:size:keyName:)``); not
+    /// generic over the value and not inlined, so that its one copy for each type of key serves
+    /// every property.
+    @inline(never)
     func store(
-        _ value: __owned RecordValue?, size: Int, forKey key: some CodingKey, named keyName: String? = nil,
+        _ value: __owned RecordValue?, size: Int, forKey key: some CodingKey, named keyName: String,
         canBeIdentifier: Bool = true
     ) throws {
-        let keyName = keyName ?? key.stringValue
-        let namesRecord = isIdentifier(keyName)
-        if encodesIdentifierOnly && !namesRecord { return }
+        let role = role(ofKeyNamed: keyName)
+        if role == .skipped { return }
         // A value written under a key replaces a nested container asked for under it before.
         if !draft.nestedValues.isEmpty { dropNestedValue(named: keyName) }
-        if namesRecord {
+        switch role {
+        case .field, .metadata, .skipped:
+            // (Metadata is told by its type, before any value is stored.)
+            try draft.fields.write(value, size: size, keyName: keyName, forKey: key)
+        case .identifier, .identifierAndField:
             guard canBeIdentifier else {
-                // Only a Bool cannot be an identifier among the values stored as integers.
                 throw draft.identity.refuse(
                     .invalid(
                         value == .int64(1), at: .field(key),
                         "The identifier '\(keyName)' must be a String, a UUID or an integer to name the record, "
                             + "but it is a Bool."))
             }
-            try draft.identity.setName(value, forKey: key)
-            if options.storesIdentifierAsField, let value {
+            // Most models name their records with text that CloudKit takes as it is: named without
+            // the general way, which says what is wrong with any other value.
+            let named = if case .string(let text)? = value { draft.identity.setName(text) } else { false }
+            if !named { try draft.identity.setName(value, forKey: key) }
+            if role == .identifierAndField, let value {
                 try draft.fields.write(value, size: size, keyName: keyName, forKey: key)
             }
-        } else {
-            try draft.fields.write(value, size: size, keyName: keyName, forKey: key)
         }
     }
 
-    /// Whether the value for the key named `keyName` may be stored by ``storeExpected(_:size:)``.
+    /// Whether the value for the key named `keyName` may be stored by ``storeExpected(_:size:keyName:)``:
+    /// the record's learned layout expects it next, and so it is a field (see
+    /// ``PropertyRoles/allAreFields(in:)``).
     @inline(__always)
     func expects(_ keyName: String) -> Bool {
         draft.fields.expects(keyName)
     }
 
-    /// Stores the value of the key that the record's layout expects next (``expects(_:)`` said so)
-    /// as its field. Not generic and not inlined: every property of every model that takes this
-    /// way shares its one copy, so that the code a record runs through stays small.
+    /// Stores the value of the key named `keyName`, which the record's layout expects next
+    /// (``expects(_:)`` said so), as its field. Not generic and not inlined: every property of every
+    /// model that takes this way shares its one copy, so that the code a record runs through stays
+    /// small.
+    ///
+    /// Should the layout hold no place for it after all, the value is stored by its role
+    /// (``store(_:size:forKey:named:canBeIdentifier:)``), as it would be without the layout: no
+    /// value is lost.
     @inline(never)
-    func storeExpected(_ value: __owned RecordValue, size: Int) {
-        draft.fields.writeExpected(value, size: size)
+    func storeExpected(_ value: __owned RecordValue, size: Int, keyName: String) throws {
+        guard let slot = draft.fields.expectedSlot() else {
+            return try storeUnplaced(value, size: size, keyName: keyName)
+        }
+        draft.fields.writeExpected(value, size: size, at: slot)
     }
 
-    /// Names the record `text` when the key named `keyName` is the identifier and `text` is a name
-    /// CloudKit takes, as ``store(_:size:forKey:named:canBeIdentifier:)`` would; else changes nothing
-    /// and returns false, for that way to store the value or report its error. Not generic, as
-    /// ``storeExpected(_:size:)`` is not.
+    /// Stores by its role a value that ``storeExpected(_:size:keyName:)`` found no place for.
     @inline(never)
-    func namesRecord(_ text: String, forKeyNamed keyName: String) -> Bool {
-        guard isIdentifier(keyName), !options.storesIdentifierAsField, draft.nestedValues.isEmpty else { return false }
-        return draft.identity.setName(text)
-    }
-
-    /// Stores a property's value as ``store(_:size:forKey:named:canBeIdentifier:)`` does, out of line.
-    @inline(never)
-    func storeByName(
-        _ value: __owned RecordValue?, size: Int, forKey key: some CodingKey, named keyName: String,
-        canBeIdentifier: Bool
-    ) throws {
-        try store(value, size: size, forKey: key, named: keyName, canBeIdentifier: canBeIdentifier)
+    private func storeUnplaced(_ value: __owned RecordValue, size: Int, keyName: String) throws {
+        try store(value, size: size, forKey: AnyCodingKey(stringValue: keyName), named: keyName)
     }
 
     /// Stores a field that `encodeField(_:at:)` built, or nothing for `nil`. The value moves into
     /// the record: copying it out of `field` would retain its text or list, and releasing `field`
     /// would undo that, on every property.
     @inline(__always)
-    func store(_ field: consuming EncodedValue?, forKey key: some CodingKey, named keyName: String? = nil) throws {
+    func store(_ field: consuming EncodedValue?, forKey key: some CodingKey, named keyName: String) throws {
         guard let field = consume field else { return try store(nil, size: 0, forKey: key, named: keyName) }
         let size = field.size
         try store((consume field).value, size: size, forKey: key, named: keyName)
-    }
-
-    /// Whether `keyName` is the model's identifier, which names the record instead of being a
-    /// field. Lengths are compared first: most keys differ from the identifier in length.
-    @inline(__always)
-    func isIdentifier(_ keyName: String) -> Bool {
-        guard let identifierKey else { return false }
-        return keyName.utf8.count == identifierKeyLength && keyName == identifierKey
     }
 
     /// Notes a property that the model left out as `nil` (`encodeIfPresent`): a `nil` identifier
     /// names no record, which the server then names.
     @inline(__always)
     func noteAbsentValue(forKey key: some CodingKey) {
-        if isIdentifier(key.stringValue) { draft.identity.noteAbsentIdentifier() }
+        if role(ofKeyNamed: key.stringValue).namesRecord { draft.identity.noteAbsentIdentifier() }
     }
 
     /// Tells the fields written so far, with keys of `keyType`, from those a superclass writes
@@ -241,13 +229,6 @@ final class RecordEncodingEngine: Encoder {
 
     /// Whether the identifier's value could not name the record.
     var refusedRecordName: Bool { draft.identity.refusedName }
-
-    /// Whether the value for the key named `name` is left out: all but the identifier, when only
-    /// the identifier is wanted.
-    @inline(__always)
-    func skips(named name: String) -> Bool {
-        encodesIdentifierOnly && !isIdentifier(name)
-    }
 
     /// Runs `body` with references to linked models taking `action`.
     func withLinkAction<Result>(_ action: RecordReference.Action, _ body: () throws -> Result) rethrows -> Result {
@@ -273,10 +254,11 @@ final class RecordEncodingEngine: Encoder {
     func nestedValue(_ kind: TreeValue.ContainerKind?, forKey key: some CodingKey) -> TreeValue {
         draft.fields.closeShortcut()
         let name = key.stringValue
+        let role = role(ofKeyNamed: name)
         let keyHasValue =
             kind != nil
-            && (draft.fields.hasValue(forKeyNamed: name, key) || (isIdentifier(name) && draft.identity.name != nil))
-        return draft.nestedValues.value(kind, forKey: key, keyHasValue: keyHasValue, isKept: !skips(named: name))
+            && (draft.fields.hasValue(forKeyNamed: name, key) || (role.namesRecord && draft.identity.name != nil))
+        return draft.nestedValues.value(kind, forKey: key, keyHasValue: keyHasValue, isKept: role != .skipped)
     }
 
     /// Drops the value that nested containers were building for the key named `name`: a value
@@ -346,13 +328,15 @@ final class RecordEncodingEngine: Encoder {
         for pending in draft.nestedValues.takeAll() {
             if let misuse = pending.value.firstMisuse { throw misuse }
             let path = CodingPath(parent: .root, last: .key(pending.key))
-            try store(encodeField(pending.value, at: path), forKey: pending.key)
+            try store(encodeField(pending.value, at: path), forKey: pending.key, named: pending.key.stringValue)
         }
     }
 
-    /// Keeps `layout`, which this record taught, for the type's next records.
+    /// Keeps `layout`, which this record taught, for the type's next records, unless the encoder
+    /// keeps no layouts (``RecordEncoder/usesEncodingCaches``).
     @inline(never)
     private func note<T>(_ layout: FieldLayout, of type: T.Type) {
+        guard options.usesEncodingCaches else { return }
         typeInfo = ModelEncodingInfo.noteLayout(layout, for: options.keyEncodingStrategy, of: type)
     }
 
@@ -374,7 +358,7 @@ final class RecordEncodingEngine: Encoder {
     private func finishedRecordName<T>(of value: T, fields: [String: RecordValue]) throws -> String {
         if let fallbackName { return fallbackName }
         if draft.identity.wroteIdentifier { return "" }
-        if options.identifierKeyIsExplicit, let identifierKey {
+        if options.identifierKeyIsExplicit, let identifierKey = roles.identifierKey {
             // A key set by hand that the model never writes is a mistake, such as "ID" for `id`:
             // without this, every encode would name the record anew and keep the identifier as a field.
             let written = fields.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")

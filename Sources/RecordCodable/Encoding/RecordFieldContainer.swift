@@ -3,14 +3,17 @@ import Foundation
 /// The keyed container of a record: each property the model encodes becomes one field.
 ///
 /// The identifier names the record instead, and a `RecordMetadata` property becomes the record's
-/// metadata. `nil` stores no field.
+/// metadata: each property's ``PropertyRole`` decides. `nil` stores no field. A key that the
+/// record's learned layout expects next is a field, and is written straight into its place
+/// (``RecordEncodingEngine/storeExpected(_:size:keyName:)``); any other, by the engine's rules
+/// (``RecordEncodingEngine/store(_:size:forKey:named:canBeIdentifier:)``).
 struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let engine: RecordEncodingEngine
 
     var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil(forKey key: Key) throws {
-        try engine.storeByName(nil, size: 0, forKey: key, named: key.stringValue, canBeIdentifier: true)
+        try engine.store(nil, size: 0, forKey: key, named: key.stringValue)
     }
 
     // MARK: Optional values
@@ -62,12 +65,7 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
-        let name = key.stringValue
-        if engine.expects(name) { return engine.storeExpected(.string(value), size: value.utf8.count) }
-        // Most models name their records with a `String` identifier: its name is set here, when
-        // it is one the record can take, without the generic way.
-        if engine.namesRecord(value, forKeyNamed: name) { return }
-        try engine.storeByName(.string(value), size: value.utf8.count, forKey: key, named: name, canBeIdentifier: true)
+        try store(.string(value), size: value.utf8.count, forKey: key)
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
@@ -99,19 +97,17 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt128, forKey key: Key) throws { try storeInteger(value, forKey: key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if T.self == RecordMetadata.self {
-            engine.setMetadata(try reinterpret(value, as: RecordMetadata.self))
-            return
-        }
-        if KnownTypes.isOptionalMetadata(T.self) {
-            engine.setMetadata(try reinterpret(value, as: RecordMetadata?.self))
-            return
+        if PropertyRoles.isMetadata(T.self) {
+            let metadata: RecordMetadata? =
+                try T.self == RecordMetadata.self
+                ? reinterpret(value, as: RecordMetadata.self) : reinterpret(value, as: RecordMetadata?.self)
+            return engine.setMetadata(metadata)
         }
         let name = key.stringValue
-        // When only the identifier is wanted, other values are not even encoded.
-        if engine.skips(named: name) { return }
+        // A skipped property is not even encoded.
+        if engine.roles.skips(name) { return }
         guard let field = try engine.encodeField(value, at: .field(named: name)) else {
-            return try engine.storeByName(nil, size: 0, forKey: key, named: name, canBeIdentifier: true)
+            return try engine.store(nil, size: 0, forKey: key, named: name)
         }
         let size = field.size
         try store((consume field).value, size: size, forKey: key, named: name)
@@ -148,28 +144,30 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     @inline(__always)
     private func storeInteger(_ value: some FixedWidthInteger, forKey key: Key) throws {
         let name = key.stringValue
-        if engine.skips(named: name) { return }
         guard let number = Int64(exactly: value) else {
             // Too large for a field; but an identifier names the record with its digits, whatever
             // their number.
-            guard engine.isIdentifier(name) else { throw EncodingError.integerOverflow(value, at: .field(key)) }
-            let digits = String(value)
-            return try engine.storeByName(
-                .string(digits), size: digits.utf8.count, forKey: key, named: name, canBeIdentifier: true)
+            switch engine.role(ofKeyNamed: name) {
+            case .skipped: return
+            case .field, .metadata: throw EncodingError.integerOverflow(value, at: .field(key))
+            case .identifier, .identifierAndField:
+                let digits = String(value)
+                return try engine.store(.string(digits), size: digits.utf8.count, forKey: key, named: name)
+            }
         }
         try store(.int64(number), size: 8, forKey: key, named: name)
     }
 
-    /// Stores a property's value: by the engine's shortcut when the record's layout expects the key
-    /// next, else by name, out of line.
+    /// Stores a property's value: straight into its place when the record's layout expects the key
+    /// next, which makes it a field; else as its role says, out of line.
     @inline(__always)
     private func store(
         _ value: __owned RecordValue, size: Int, forKey key: Key, named name: String? = nil,
         canBeIdentifier: Bool = true
     ) throws {
         let name = name ?? key.stringValue
-        if engine.expects(name) { return engine.storeExpected(value, size: size) }
-        try engine.storeByName(value, size: size, forKey: key, named: name, canBeIdentifier: canBeIdentifier)
+        if engine.expects(name) { return try engine.storeExpected(value, size: size, keyName: name) }
+        try engine.store(value, size: size, forKey: key, named: name, canBeIdentifier: canBeIdentifier)
     }
 }
 

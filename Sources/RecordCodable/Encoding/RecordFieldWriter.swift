@@ -26,9 +26,10 @@ import Foundation
 ///   another order than the layout.
 /// - **Shortcut.** While `takesShortcut` is true, a key that ``expects(_:)`` accepts — the one the
 ///   layout expects next, at `nextPlace`, with a slot there — may be written with
-///   ``writeExpected(_:size:)``, which is not generic and does nothing but fill the slot: the
-///   common write, which the engine makes through one small function that every property shares.
-///   Any other write goes through ``write(_:size:keyName:forKey:)``. `takesShortcut` is true only
+///   ``writeExpected(_:size:at:)``, which is not generic and does nothing but fill the slot
+///   (``expectedSlot()``): the common write, which the engine makes through one small function
+///   that every property shares. Should there be no slot after all, the engine writes the value by
+///   name instead, so that no value is lost. Any other write goes through ``write(_:size:keyName:forKey:)``. `takesShortcut` is true only
 ///   while the record follows a layout with a template and the record's owner allows it
 ///   (``clear(startingFrom:allowsShortcut:)``), and turns false for the rest of the record once
 ///   the record leaves its layout or its owner closes it (``closeShortcut()``).
@@ -60,7 +61,7 @@ struct RecordFieldWriter {
     private var layout = FieldLayout.empty
     /// Whether every key so far matched the layout, so `fields` holds the layout's placeholders.
     private var followsLayout = false
-    /// Whether the key the layout expects next may be written by ``writeExpected(_:size:)``.
+    /// Whether the key the layout expects next may be written by ``writeExpected(_:size:at:)``.
     private var takesShortcut = false
     /// The place in the layout where the next key is looked for.
     private var nextPlace = 0
@@ -103,7 +104,7 @@ struct RecordFieldWriter {
 
     /// Writes `value` as the field for `key`, whose name is `keyName`; `nil` removes the field.
     ///
-    /// The way of every write that does not take the shortcut (``writeExpected(_:size:)``): a key
+    /// The way of every write that does not take the shortcut (``writeExpected(_:size:at:)``): a key
     /// the layout holds further on, after places the record left out, is written at its place; any
     /// other key by name.
     @inline(__always)
@@ -118,21 +119,24 @@ struct RecordFieldWriter {
         try write(value, size: valueSize, byName: keyName, forKey: key)
     }
 
-    /// Whether `keyName` may be written by ``writeExpected(_:size:)``: the record takes the shortcut,
+    /// Whether `keyName` may be written by ``writeExpected(_:size:at:)``: the record takes the shortcut,
     /// and the layout expects `keyName` next.
     @inline(__always)
     func expects(_ keyName: String) -> Bool {
         takesShortcut && layout.expects(keyName, at: nextPlace)
     }
 
-    /// Writes `value` as the field of the key that the layout expects next, for which ``expects(_:)``
-    /// was true.
+    /// The entry of the key that the layout expects next, where ``writeExpected(_:size:at:)``
+    /// writes; `nil` when the layout has none there, which ``expects(_:)`` rules out.
     @inline(__always)
-    mutating func writeExpected(_ value: __owned RecordValue, size valueSize: Int) {
-        guard let slot = layout.slot(at: nextPlace) else {
-            assertionFailure("writeExpected(_:size:) without a slot at the next place")
-            return
-        }
+    func expectedSlot() -> FieldLayout.Slot? {
+        layout.slot(at: nextPlace)
+    }
+
+    /// Writes `value` as the field of the key that the layout expects next, at its entry `slot`
+    /// (``expectedSlot()``).
+    @inline(__always)
+    mutating func writeExpected(_ value: __owned RecordValue, size valueSize: Int, at slot: FieldLayout.Slot) {
         nextPlace &+= 1
         fields.values[slot.index] = value
         size &+= slot.nameSize &+ valueSize
@@ -174,15 +178,17 @@ struct RecordFieldWriter {
     /// Whether a value is written under `key`, whose name is `keyName`. (Asked only when a model
     /// asks for a nested container, so it may cost a search.)
     func hasValue(forKeyNamed keyName: String, _ key: some CodingKey) -> Bool {
-        if followsLayout {
-            // The places before the next one hold values, but for those skipped. A layout learned
-            // from a record that wrote a key twice holds it at two places: either may hold its value.
-            return layout.fields[..<nextPlace].indices.contains { place in
-                layout.fields[place].keyName == keyName && !skippedPlaces.contains(place)
-            }
-        }
         guard let name = try? fieldName(for: keyName, key) else { return false }
-        return fields[name] != nil
+        // Asked of the field, not the key: another key may have written it (a key strategy may
+        // make two keys one field).
+        guard followsLayout, layout.template != nil else { return fields[name] != nil }
+        // `fields` holds a placeholder at every place of the layout not written yet: the places
+        // before the next one hold values, but for those skipped. A layout with a template holds
+        // each field at one place.
+        guard let place = layout.fields[..<nextPlace].firstIndex(where: { $0.fieldName == name }) else {
+            return false
+        }
+        return !skippedPlaces.contains(place)
     }
 
     /// Notes that the key named `keyName` writes field `name`, which no other key may write.

@@ -16,8 +16,8 @@ final class ModelProbe: Decoder {
         var isEncrypted: Bool
     }
 
-    private let identifierKey: String?
-    private let storesIdentifierAsField: Bool
+    /// What each property becomes, as the encoder decides it.
+    let roles: PropertyRoles
     let userInfo: [CodingUserInfoKey: Any]
 
     /// The fields, in the order the model read them first.
@@ -27,8 +27,7 @@ final class ModelProbe: Decoder {
     private(set) var identifier: (key: any CodingKey, isEncrypted: Bool)?
 
     init(encoder: RecordEncoder) {
-        identifierKey = encoder.identifierKey
-        storesIdentifierAsField = encoder.storesIdentifierAsField
+        roles = PropertyRoles(options: encoder)
         userInfo = encoder.userInfo.mapValues { $0 as Any }
     }
 
@@ -46,7 +45,7 @@ final class ModelProbe: Decoder {
     /// twice keeps its first shape, and is encrypted if either read is.
     fileprivate func note(_ key: some CodingKey, _ shape: StoredShape, isEncrypted: Bool = false) {
         let name = key.stringValue
-        if name == identifierKey, !storesIdentifierAsField {
+        if roles.role(ofKeyNamed: name) == .identifier {
             identifier = (key, (identifier?.isEncrypted ?? false) || isEncrypted)
             return
         }
@@ -171,7 +170,7 @@ private struct FieldProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try plain(type, .int64, key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        if T.self == RecordMetadata.self || KnownTypes.isOptionalMetadata(T.self) {
+        if probe.roles.role(of: T.self, keyNamed: key.stringValue) == .metadata {
             // The record's metadata, never a field.
             return try probe.placeholder(type, at: [key])
         }

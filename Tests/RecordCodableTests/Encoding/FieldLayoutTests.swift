@@ -190,6 +190,92 @@ struct FieldLayoutTests {
         }
     }
 
+    /// Writes the keys it is given in order: "nil" with `encodeNil(forKey:)`, "[key]" as a nested
+    /// unkeyed container, any other as text.
+    struct Writes: Encodable {
+        var keys: [String]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            for key in keys {
+                if key.hasPrefix("nil ") {
+                    try container.encodeNil(forKey: AnyCodingKey(stringValue: String(key.dropFirst(4))))
+                } else if key.hasPrefix("[") {
+                    var list = container.nestedUnkeyedContainer(
+                        forKey: AnyCodingKey(stringValue: key.trimmingCharacters(in: ["[", "]"])))
+                    try list.encode(1)
+                } else {
+                    try container.encode("v", forKey: AnyCodingKey(stringValue: key))
+                }
+            }
+        }
+    }
+
+    @Test("A nested container after nil for a key, in a layout that holds the key twice, is no misuse")
+    func nestedContainerAfterNilInLayoutWithRepeatedKey() throws {
+        let encoder = RecordEncoder()
+        // The first record teaches the layout [a, b, a]; the second writes a, then nil for a at its
+        // second place, then a nested container for a: as without a layout, nil left no value.
+        _ = try encoder.encode(Writes(keys: ["a", "b", "a"]))
+        for _ in 0..<2 {
+            #expect(
+                try encoder.encode(Writes(keys: ["a", "b", "nil a", "[a]"])).fields == [
+                    "a": .list([.int64(1)]), "b": .string("v"),
+                ])
+        }
+    }
+
+    @Test("A nested container for a field that another key wrote is the same misuse with a layout as without")
+    func nestedContainerForFieldOfAnotherKey() throws {
+        var encoder = RecordEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        // Records that teach the layout [aB]: `aB` writes field `a_b`.
+        for _ in 0..<2 { _ = try encoder.encode(Writes(keys: ["aB"])) }
+        // The key `a_b` then asks for a nested container of the same field.
+        let model = Writes(keys: ["aB", "[a_b]"])
+        for _ in 0..<2 {
+            let error = expectEncodingError(at: "a_b") { _ = try encoder.encode(model) }
+            #expect(
+                error?.context?.debugDescription
+                    == "Cannot create an unkeyed container for key 'a_b': a value was already encoded for it.")
+        }
+    }
+
+    /// A model of two fields, whose layout the test below teaches the encoder.
+    struct Pair: Encodable {
+        var id = "pair-1"
+        var a = "A"
+        var b = 2
+    }
+
+    @Test("A value stored as the layout's next where the layout has no place for it is stored by name, not lost")
+    func expectedValueWithoutPlace() throws {
+        let encoder = RecordEncoder()
+        // Two records teach the layout [a, b] and give it a template.
+        for _ in 0..<2 { _ = try encoder.encode(Pair()) }
+        let engine = RecordEncodingEngine(options: encoder, typeInfo: ModelEncodingInfo.of(Pair.self), graph: nil)
+        #expect(engine.expects("a"))
+        try engine.storeExpected(.string("A"), size: 1, keyName: "a")
+        try engine.storeExpected(.int64(2), size: 8, keyName: "b")
+        // The broken state: the layout ends, and nothing expects these keys. Each value is stored
+        // by its role, as without a layout: a field, and the identifier, which names the record.
+        #expect(!engine.expects("c"))
+        try engine.storeExpected(.string("C"), size: 1, keyName: "c")
+        try engine.storeExpected(.string("pair-2"), size: 6, keyName: "id")
+        let record = try engine.finish(encoding: Pair())
+        #expect(record.recordName == "pair-2")
+        // (The writer checks, in debug builds, that the size it kept is the fields' own.)
+        #expect(record.fields == ["a": .string("A"), "b": .int64(2), "c": .string("C")])
+    }
+
+    @Test("A value stored as expected by a record without a layout is stored by name, not lost")
+    func expectedValueWithoutLayout() throws {
+        struct Unseen: Encodable {}
+        let engine = RecordEncodingEngine(
+            options: RecordEncoder(), typeInfo: ModelEncodingInfo.of(Unseen.self), graph: nil)
+        try engine.storeExpected(.string("Ada"), size: 3, keyName: "name")
+        #expect(try engine.finish(encoding: Unseen()).fields == ["name": .string("Ada")])
+    }
+
     @Test("A nested container for a key already written is an error also after a record that wrote a key twice")
     func misusedNestedContainerAfterRepeatedKey() throws {
         /// The first record writes `a` twice, which the type's layout then holds at two places; the
