@@ -42,6 +42,9 @@ ORDER = {
         "SaveCycle",  # updates of what changed, model conveniences on request bodies
         "Schema",  # the schema language and its checks against models
     ],
+    "ckdb": [
+        "Tool",  # the ckdb command: arguments, files, exit status (the work is RecordCodable's Schema/)
+    ],
     "RecordStore": [
         "Core",  # RecordStoreError, RecordStoreCipher, RecordKey, SyncStatus, a record's state
         "Bytes",  # byte reader and writer, CRC-32: formats that know nothing of files
