@@ -55,7 +55,8 @@ extension RecordSchema {
 }
 
 extension RecordSchema {
-    /// The fields CloudKit gives every record type. A schema lists one only to index it.
+    /// The fields CloudKit gives every record type. Exports list all six in every record type; a
+    /// schema written by hand may leave out those it does not index, which are there all the same.
     ///
     /// ```swift
     /// try RecordSchema.RecordType(Note.self, indexes: [RecordSchema.SystemField.createTime.rawValue: [.sortable]])

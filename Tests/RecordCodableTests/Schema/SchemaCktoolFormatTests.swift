@@ -116,6 +116,26 @@ struct SchemaCktoolFormatTests {
         #expect(try RecordSchema(parsing: schema.text) == schema)
     }
 
+    @Test("A model's record type lists the six system fields, and writes what an export of it writes")
+    func modelAsExported() throws {
+        struct ShoppingListEntry: Codable {
+            var id: String
+            var quantityInGramsOrUnit: Double
+            var recipe: RecordReference
+        }
+        let model = try RecordType(
+            ShoppingListEntry.self,
+            indexes: [
+                "quantityInGramsOrUnit": [.queryable, .sortable], "recipe": .queryable, "___recordID": .queryable,
+            ],
+            grants: RecordSchema.Grant.publicDatabase)
+        #expect(
+            model.fields.filter(\.isSystemField).map(\.name) == RecordSchema.SystemField.allCases.map(\.rawValue))
+        let exported = try #require(try RecordSchema(parsing: Self.recipes).recordType(named: "ShoppingListEntry"))
+        #expect(model == exported)
+        #expect(RecordSchema(recordTypes: [model]).text == RecordSchema(recordTypes: [exported]).text)
+    }
+
     @Test("Index options in the order exports write them")
     func indexOrder() throws {
         let cases: [(RecordSchema.Indexes, String)] = [
