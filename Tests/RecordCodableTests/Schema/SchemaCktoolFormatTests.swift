@@ -116,19 +116,26 @@ struct SchemaCktoolFormatTests {
         #expect(try RecordSchema(parsing: schema.text) == schema)
     }
 
-    @Test("A model's record type lists the six system fields, and writes what an export of it writes")
-    func modelAsExported() throws {
-        struct ShoppingListEntry: Codable {
-            var id: String
-            var quantityInGramsOrUnit: Double
-            var recipe: RecordReference
-        }
-        let model = try RecordType(
+    /// The model of `recipes`' shopping list entries.
+    struct ShoppingListEntry: Codable {
+        var id: String
+        var quantityInGramsOrUnit: Double
+        var recipe: RecordReference
+    }
+
+    /// The record type of ``ShoppingListEntry``, with the indexes and grants of `recipes`.
+    static func shoppingListEntry() throws -> RecordType {
+        try RecordType(
             ShoppingListEntry.self,
             indexes: [
                 "quantityInGramsOrUnit": [.queryable, .sortable], "recipe": .queryable, "___recordID": .queryable,
             ],
             grants: RecordSchema.Grant.publicDatabase)
+    }
+
+    @Test("A model's record type lists the six system fields, and writes what an export of it writes")
+    func modelAsExported() throws {
+        let model = try Self.shoppingListEntry()
         #expect(
             model.fields.filter(\.isSystemField).map(\.name) == RecordSchema.SystemField.allCases.map(\.rawValue))
         let exported = try #require(try RecordSchema(parsing: Self.recipes).recordType(named: "ShoppingListEntry"))

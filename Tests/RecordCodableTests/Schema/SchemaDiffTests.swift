@@ -43,17 +43,7 @@ struct SchemaDiffTests {
 
     @Test("A model's schema, which lists only the system fields it indexes, is no change from its export")
     func modelAgainstExport() throws {
-        struct ShoppingListEntry: Codable {
-            var id: String
-            var quantityInGramsOrUnit: Double
-            var recipe: RecordReference
-        }
-        let model = try RecordType(
-            ShoppingListEntry.self,
-            indexes: [
-                "quantityInGramsOrUnit": [.queryable, .sortable], "recipe": .queryable, "___recordID": .queryable,
-            ],
-            grants: RecordSchema.Grant.publicDatabase)
+        let model = try SchemaCktoolFormatTests.shoppingListEntry()
         let export = try #require(try RecordSchema(parsing: Self.deployed).recordType(named: "ShoppingListEntry"))
         #expect(RecordSchema(recordTypes: [export]).changes(to: RecordSchema(recordTypes: [model])).isEmpty)
     }
