@@ -125,7 +125,7 @@ func printError(_ message: String) {
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     let status: Int32
-    switch arguments.first {
+    switch arguments.contains(where: { $0 == "--help" || $0 == "-h" }) ? "--help" : arguments.first {
     case "validate": status = try validate(Array(arguments.dropFirst()))
     case "format": status = try format(Array(arguments.dropFirst()))
     case "diff": status = try diff(Array(arguments.dropFirst()))

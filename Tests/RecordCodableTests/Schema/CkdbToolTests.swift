@@ -129,6 +129,7 @@ struct CkdbToolTests {
         #expect(help.status == 0)
         #expect(help.output.contains("ckdb diff OLD NEW"))
         #expect(help.output.contains("2 at least one change"))
+        #expect(try ckdb("diff", "--help").output == help.output)
         let unknown = try ckdb("lint", "x.ckdb")
         #expect(unknown.status == 64)
         #expect(unknown.errors.hasPrefix("ckdb: no command 'lint'."))
