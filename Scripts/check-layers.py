@@ -43,7 +43,8 @@ ORDER = {
         "Schema",  # the schema language and its checks against models
     ],
     "ckdb": [
-        "Tool",  # the ckdb command: arguments, files, exit status (the work is RecordCodable's Schema/)
+        "Support",  # how the tool ends (its exit status), files read
+        "Commands",  # validate, format, diff, the help, main.swift (the work is RecordCodable's Schema/)
     ],
     "RecordStore": [
         "Core",  # RecordStoreError, RecordStoreCipher, RecordKey, SyncStatus, a record's state
