@@ -9,6 +9,8 @@ let package = Package(
         // The module is RecordStoreKit so that its main type, RecordStore, is never hidden by
         // a module of the same name (Swift looks a name up as a module's type first).
         .library(name: "RecordStore", targets: ["RecordStoreKit"]),
+        // The .ckdb tool: validate, format as cktool writes, and diff CloudKit schema files.
+        .executable(name: "ckdb", targets: ["ckdb"]),
     ],
     targets: [
         .target(name: "RecordCodable"),
@@ -16,6 +18,10 @@ let package = Package(
             name: "RecordStoreKit",
             dependencies: ["RecordCodable"],
             path: "Sources/RecordStore"
+        ),
+        .executableTarget(
+            name: "ckdb",
+            dependencies: ["RecordCodable"]
         ),
         .executableTarget(
             name: "quickstart",

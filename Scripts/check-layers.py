@@ -42,6 +42,10 @@ ORDER = {
         "SaveCycle",  # updates of what changed, model conveniences on request bodies
         "Schema",  # the schema language and its checks against models
     ],
+    "ckdb": [
+        "Support",  # how the tool ends (its exit status), files read
+        "Commands",  # validate, format, diff, the help, main.swift (the work is RecordCodable's Schema/)
+    ],
     "RecordStore": [
         "Core",  # RecordStoreError, RecordStoreCipher, RecordKey, SyncStatus, a record's state
         "Bytes",  # byte reader and writer, CRC-32: formats that know nothing of files

@@ -1,9 +1,13 @@
-// The schema of the quick start's model, written for `cktool import-schema`, and checked, with the
-// queries the app sends, against the schema the container has (schema.ckdb beside this file, or the
-// file named as the first argument).
+// The schema of the quick start's model, produced from its type and written as
+// `cktool export-schema` writes schemas (ready for `cktool import-schema`), and checked, with the
+// queries the app sends, against the schema the container has (schema.ckdb beside this file, an
+// export, or the file named as the first argument).
 //
 //     swift run schema
 //     swift run schema path/to/exported.ckdb
+//
+// For .ckdb files themselves (validate, format as cktool writes, diff two schemas and see which
+// changes a deployed container refuses), see the ckdb tool: `swift run ckdb --help`.
 import Foundation
 import RecordCodable
 

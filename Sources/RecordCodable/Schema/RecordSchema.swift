@@ -45,8 +45,11 @@ public struct RecordSchema: Hashable, Sendable {
     /// `"_icloud"` and `"_world"` exist without being created; see ``Role``.
     public var roles: [String]
 
-    /// The record types, in order.
-    public var recordTypes: [RecordType]
+    /// The record types, by name in the order of the names' UTF-8 bytes, as
+    /// `cktool export-schema` lists them (`CD_Note` before `Catalog`, `Users` among the others).
+    public var recordTypes: [RecordType] {
+        didSet { recordTypes.sort { SchemaName.listsBefore($0.name, $1.name) } }
+    }
 
     /// Creates a schema.
     ///
@@ -55,7 +58,7 @@ public struct RecordSchema: Hashable, Sendable {
     ///   - recordTypes: The record types.
     public init(roles: [String] = [], recordTypes: [RecordType] = []) {
         self.roles = roles
-        self.recordTypes = recordTypes
+        self.recordTypes = recordTypes.sorted { SchemaName.listsBefore($0.name, $1.name) }
     }
 
     /// Creates the schema of model types, each described with the default options (see

@@ -35,11 +35,11 @@ extension RecordSchema {
         /// Whether the field is one of CloudKit's own, whose names start with an underscore.
         public var isSystemField: Bool { name.utf8.first == UInt8(ascii: "_") }
 
-        /// The order of fields in a record type: system fields first, then the others, each group
-        /// by name.
+        /// The order of fields in a record type, as `cktool export-schema` lists them: by name, in
+        /// the order of the names' UTF-8 bytes. Upper-case names (Core Data's `CD_` fields) come
+        /// before the system fields, whose names start with underscores, and lower-case names after.
         static func listsBefore(_ first: Field, _ second: Field) -> Bool {
-            if first.isSystemField != second.isSystemField { return first.isSystemField }
-            return first.name < second.name
+            SchemaName.listsBefore(first.name, second.name)
         }
     }
 

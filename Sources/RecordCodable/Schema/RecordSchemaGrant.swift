@@ -28,6 +28,18 @@ extension RecordSchema {
             Grant(.write, to: Role.creator), Grant(.create, to: Role.icloud), Grant(.read, to: Role.world),
         ]
 
+        /// The grants of `grants`, one for each role with all its permissions, by the role's name
+        /// as `cktool export-schema` lists them; a role granted nothing is left out.
+        static func merged(_ grants: [Grant]) -> [Grant] {
+            var permissions: [String: Permissions] = [:]
+            for grant in grants {
+                permissions[grant.role, default: []].formUnion(grant.permissions)
+            }
+            return permissions.filter { !$0.value.isEmpty }
+                .map { Grant($0.value, to: $0.key) }
+                .sorted { SchemaName.listsBefore($0.role, $1.role) }
+        }
+
         /// What a grant allows.
         public struct Permissions: OptionSet, Hashable, Sendable {
             /// The permissions as bits.

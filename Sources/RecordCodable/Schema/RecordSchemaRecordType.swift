@@ -11,21 +11,26 @@ extension RecordSchema {
     ///     grants: RecordSchema.Grant.publicDatabase)
     /// ```
     ///
-    /// The fields are kept in the order the schema language lists them, whatever order they are
-    /// given in: CloudKit's system fields (`"___createTime"` and the others) first, then the rest,
-    /// each group sorted by name. Grants keep their order. To describe a model type, see
-    /// ``init(_:encoder:fileURLKeys:indexes:grants:)``.
+    /// The fields and grants are kept in the order `cktool export-schema` lists them, whatever
+    /// order they are given in: fields by name, in the order of the names' UTF-8 bytes (so
+    /// `CD_title`, then `"___createTime"`, then `title`); one grant for each role, its
+    /// permissions together, by the role's name (`"_creator"`, `"_icloud"`, `"_world"`, then the
+    /// schema's own roles in lower case). A grant of no permission is left out. To describe a
+    /// model type, see ``init(_:encoder:fileURLKeys:indexes:grants:)``.
     public struct RecordType: Hashable, Sendable {
         /// The record type's name, such as `"Note"`.
         public var name: String
 
-        /// The fields, system fields first, then by name.
+        /// The fields, by name in the order of the names' UTF-8 bytes.
         public var fields: [Field] {
             didSet { fields.sort(by: Field.listsBefore) }
         }
 
-        /// Who may read, create and write records of this type.
-        public var grants: [Grant]
+        /// Who may read, create and write records of this type: one grant for each role, by the
+        /// role's name.
+        public var grants: [Grant] {
+            didSet { grants = Grant.merged(grants) }
+        }
 
         /// Creates a record type.
         ///
@@ -36,7 +41,7 @@ extension RecordSchema {
         public init(name: String, fields: [Field] = [], grants: [Grant] = []) {
             self.name = name
             self.fields = fields.sorted(by: Field.listsBefore)
-            self.grants = grants
+            self.grants = Grant.merged(grants)
         }
 
         /// The field named `name`, or `nil` when the record type lists none.
@@ -50,7 +55,8 @@ extension RecordSchema {
 }
 
 extension RecordSchema {
-    /// The fields CloudKit gives every record type. A schema lists one only to index it.
+    /// The fields CloudKit gives every record type. Exports list all six in every record type; a
+    /// schema written by hand may leave out those it does not index, which are there all the same.
     ///
     /// ```swift
     /// try RecordSchema.RecordType(Note.self, indexes: [RecordSchema.SystemField.createTime.rawValue: [.sortable]])

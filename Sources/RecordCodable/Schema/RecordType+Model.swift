@@ -9,7 +9,9 @@ extension RecordSchema.RecordType {
     /// `BYTES` (its JSON), a ``LinkedRecord`` is `REFERENCE`, a ``RecordAssetValue`` is `ASSET`,
     /// and an ``Encrypted`` property, or one whose key is in the encoder's
     /// ``RecordEncoder/encryptedKeys``, is encrypted. The identifier names the record and is no
-    /// field; a `RecordMetadata` property is no field either.
+    /// field; a `RecordMetadata` property is no field either. CloudKit's six system fields
+    /// (``RecordSchema/SystemField``) are listed too, as exports list them, with the indexes given
+    /// for them in `indexes`.
     ///
     /// ```swift
     /// let note = try RecordSchema.RecordType(
@@ -45,7 +47,7 @@ extension RecordSchema.RecordType {
     ///     as assets.
     ///   - indexes: The indexes of each field, by the key of its property (the Swift-side key,
     ///     before the key strategy, as ``RecordEncoder/identifierKey`` is), or by the name of a
-    ///     system field (see ``RecordSchema/SystemField``), which is then listed.
+    ///     system field (see ``RecordSchema/SystemField``).
     ///   - grants: Who may read, create and write the records.
     /// - Throws: `DecodingError.dataCorrupted` at a property's path when the probe cannot describe
     ///   it or build a placeholder of it, and any error the model's `init(from:)` throws on the
@@ -112,6 +114,12 @@ extension RecordSchema.RecordType {
                 throw Self.noProperty(key, of: model, in: "indexes")
             }
             fields.append(RecordSchema.Field(name: key, type: systemField.type, indexes: keyIndexes))
+        }
+        // Every record type has the system fields, and exports list them all: so does this one,
+        // for its text to be what `cktool export-schema` writes once it is imported.
+        for systemField in RecordSchema.SystemField.allCases
+        where !fields.contains(where: { $0.name == systemField.rawValue }) {
+            fields.append(RecordSchema.Field(name: systemField.rawValue, type: systemField.type))
         }
         self.init(name: ModelTypes.info(of: Model.self).recordType, fields: fields, grants: grants)
     }

@@ -1,28 +1,36 @@
 extension RecordSchema {
-    /// The schema in CloudKit's schema language, as `cktool import-schema` reads it.
+    /// The schema in CloudKit's schema language, as `cktool export-schema` writes it and
+    /// `cktool import-schema` reads it.
     ///
-    /// Roles come first, then each record type in order, its fields one a line (system fields
-    /// first, then by name) and its grants after them:
+    /// `DEFINE SCHEMA`, then each statement after a blank line, indented four spaces: the roles
+    /// the schema creates, then each record type (by name), its fields one a line, indented eight
+    /// spaces (by name, the names padded to one column), then its grants (one for each role, by
+    /// the role's name):
     ///
     /// ```
     /// DEFINE SCHEMA
     ///
-    ///     CREATE ROLE Editor;
+    ///     CREATE ROLE editor;
     ///
     ///     RECORD TYPE Note (
-    ///         "___createTime" TIMESTAMP SORTABLE,
+    ///         "___createTime" TIMESTAMP QUERYABLE SORTABLE,
     ///         body            ENCRYPTED STRING,
     ///         tags            LIST<STRING> QUERYABLE,
+    ///         title           STRING QUERYABLE SEARCHABLE SORTABLE,
     ///         GRANT WRITE TO "_creator",
-    ///         GRANT READ, WRITE TO Editor
+    ///         GRANT READ TO "_world",
+    ///         GRANT READ, CREATE, WRITE TO editor
     ///     );
     /// ```
     ///
-    /// A name that is a reserved word (`grant`, `preferred`, `queryable`, `sortable`,
-    /// `searchable`), starts with an underscore, or holds anything but letters, digits and
-    /// underscores is written in double quotes. Reading the text gives the schema back:
-    /// `RecordSchema(parsing: schema.text) == schema` for every schema the language can hold (a
-    /// grant of no permission is left out, and a name cannot hold a double quote or a line break).
+    /// Index options are written `QUERYABLE SEARCHABLE SORTABLE` and permissions
+    /// `READ, CREATE, WRITE`, in that order, as exports write them. A name that is a reserved word
+    /// (`grant`, `preferred`, `queryable`, `sortable`, `searchable`), starts with an underscore
+    /// (`"___recordID"`, `"_world"`), or holds anything but letters, digits and underscores is
+    /// written in double quotes; other names are bare. So the text of an exported schema, read and
+    /// written again, is the export as it was, less its comments; and reading the text gives the
+    /// schema back: `RecordSchema(parsing: schema.text) == schema` for every schema the language
+    /// can hold (a name cannot hold a double quote or a line break).
     public var text: String {
         var lines = ["DEFINE SCHEMA"]
         if !roles.isEmpty {
@@ -46,7 +54,7 @@ extension RecordSchema.RecordType {
             let padding = String(repeating: " ", count: width - name.count)
             return ([name + padding, field.typeText] + field.indexes.keywords).joined(separator: " ")
         }
-        entries += grants.filter { !$0.permissions.isEmpty }.map(\.text)
+        entries += grants.map(\.text)
         var lines = ["    RECORD TYPE \(SchemaName.written(name)) ("]
         lines += entries.enumerated().map { index, entry in
             "        " + entry + (index < entries.count - 1 ? "," : "")
@@ -92,24 +100,31 @@ extension RecordSchema.FieldType.ValueType {
 }
 
 extension RecordSchema.Indexes {
-    /// The options as the language writes them, in its order.
+    /// The options in the order exports write them: `QUERYABLE SEARCHABLE SORTABLE`.
     var keywords: [String] {
         var keywords: [String] = []
         if contains(.queryable) { keywords.append("QUERYABLE") }
-        if contains(.sortable) { keywords.append("SORTABLE") }
         if contains(.searchable) { keywords.append("SEARCHABLE") }
+        if contains(.sortable) { keywords.append("SORTABLE") }
         return keywords
     }
 }
 
 extension RecordSchema.Grant {
-    /// `GRANT WRITE, CREATE, READ TO role`, the permissions in the order of Apple's examples.
+    /// `GRANT READ, CREATE, WRITE TO role`, the permissions in the order exports write them.
     var text: String {
-        var names: [String] = []
-        if permissions.contains(.write) { names.append("WRITE") }
-        if permissions.contains(.create) { names.append("CREATE") }
-        if permissions.contains(.read) { names.append("READ") }
-        return "GRANT \(names.joined(separator: ", ")) TO \(SchemaName.written(role))"
+        "GRANT \(permissions.keywords.joined(separator: ", ")) TO \(SchemaName.written(role))"
+    }
+}
+
+extension RecordSchema.Grant.Permissions {
+    /// The permissions in the order exports write them: `READ, CREATE, WRITE`.
+    var keywords: [String] {
+        var keywords: [String] = []
+        if contains(.read) { keywords.append("READ") }
+        if contains(.create) { keywords.append("CREATE") }
+        if contains(.write) { keywords.append("WRITE") }
+        return keywords
     }
 }
 
@@ -121,6 +136,12 @@ enum SchemaName {
     /// Whether `word` is a reserved word, in any case.
     static func isReserved(_ word: String) -> Bool {
         reservedWords.contains(word.uppercased())
+    }
+
+    /// Whether `first` comes before `second` where exports list names: in the order of their
+    /// UTF-8 bytes, so upper case, then underscores, then lower case.
+    static func listsBefore(_ first: String, _ second: String) -> Bool {
+        first.utf8.lexicographicallyPrecedes(second.utf8)
     }
 
     /// `name` bare when it can be, else in double quotes.

@@ -34,6 +34,9 @@ struct SchemaTextTests {
 
             CREATE ROLE Editor;
 
+            RECORD TYPE Empty (
+            );
+
             RECORD TYPE Note (
                 "___createTime" TIMESTAMP QUERYABLE SORTABLE,
                 body            ENCRYPTED STRING,
@@ -43,18 +46,15 @@ struct SchemaTextTests {
                 legacy          NUMBER,
                 tags            LIST<STRING> QUERYABLE,
                 title           STRING QUERYABLE SEARCHABLE,
-                GRANT WRITE TO "_creator",
-                GRANT WRITE, CREATE, READ TO Editor
-            );
-
-            RECORD TYPE Empty (
+                GRANT READ, CREATE, WRITE TO Editor,
+                GRANT WRITE TO "_creator"
             );
 
         """
 
     // MARK: Writing
 
-    @Test("The text: roles, then record types; system fields first, then by name; reserved and system names quoted")
+    @Test("The text: roles, then record types and fields by name, grants by role; reserved and system names quoted")
     func writtenText() {
         #expect(Self.schema.text == Self.text)
         #expect(Self.schema.description == Self.text)
@@ -73,7 +73,8 @@ struct SchemaTextTests {
         #expect(recordType.fields.map(\.name) == ["a", "b"])
         recordType.fields.append(Field(name: "___etag", type: .string, indexes: .queryable))
         recordType.fields.append(Field(name: "B", type: .string))
-        #expect(recordType.fields.map(\.name) == ["___etag", "B", "a", "b"])
+        // In the order of the names' bytes, as exports list them: upper case, underscores, lower case.
+        #expect(recordType.fields.map(\.name) == ["B", "___etag", "a", "b"])
     }
 
     @Test(
@@ -131,7 +132,7 @@ struct SchemaTextTests {
         #expect(schema.roles == ["Editor", "grant"])
         #expect(schema.recordTypes.map(\.name) == ["Note", "Users"])
         let note = try #require(schema.recordType(named: "Note"))
-        #expect(note.grants == [Grant(.read, to: "_world"), Grant([.write, .create], to: "Editor")])
+        #expect(note.grants == [Grant([.write, .create], to: "Editor"), Grant(.read, to: "_world")])
         #expect(
             note.fields == [
                 Field(name: "asset", type: .asset), Field(name: "blob", type: .bytes),
