@@ -36,8 +36,10 @@ public struct DatabaseChangesRequest: Hashable, Sendable, Codable, WireCodable {
     ///
     /// - Parameter response: The server's answer to this request.
     public func nextPage(after response: DatabaseChangesResponse) -> DatabaseChangesRequest? {
-        // Without a new token, the same request would fetch the same page again, for ever.
-        guard response.moreComing, let token = response.syncToken, token != syncToken else { return nil }
+        guard
+            let token = RecordsChangesRequest.nextToken(
+                after: syncToken, moreComing: response.moreComing, token: response.syncToken)
+        else { return nil }
         var next = self
         next.syncToken = token
         return next

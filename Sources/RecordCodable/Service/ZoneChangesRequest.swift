@@ -34,15 +34,24 @@ public struct ZoneChangesRequest: Hashable, Sendable, Codable, WireCodable {
     /// The request for the changes after `response`, or `nil` when no zone has more.
     ///
     /// It asks again for each zone whose result says ``RecordsChangesResponse/moreComing``, with
-    /// the result's new token, as ``RecordsChangesRequest/nextPage(after:)`` does for one zone.
-    /// A zone whose result is an error, or that the response leaves out, is not asked again.
+    /// the result's new token, as ``RecordsChangesRequest/nextPage(after:)`` does for one zone —
+    /// and with the owner the result names, when the request named none. A zone's result is the
+    /// one of its name and owner (a zone asked for without an owner is the user's, whose owner
+    /// the server names). A zone whose result is an error, or that the response leaves out, is
+    /// not asked again.
     ///
     /// - Parameter response: The server's answer to this request.
     public func nextPage(after response: ZoneChangesResponse) -> ZoneChangesRequest? {
         var pages: [RecordsChangesResponse] = []
         for case .success(let page) in response.zones { pages.append(page) }
-        let next = zones.compactMap { zone in
-            pages.first { $0.zoneID == zone.zoneID }.flatMap { zone.nextPage(after: $0) }
+        let next = zones.compactMap { zone -> RecordsChangesRequest? in
+            let page = pages.first { page in
+                guard let zoneID = page.zoneID, zoneID.zoneName == zone.zoneID.zoneName else { return false }
+                return zone.zoneID.ownerRecordName == nil || zone.zoneID.ownerRecordName == zoneID.ownerRecordName
+            }
+            guard let page, var next = zone.nextPage(after: page) else { return nil }
+            if next.zoneID.ownerRecordName == nil { next.zoneID.ownerRecordName = page.zoneID?.ownerRecordName }
+            return next
         }
         return next.isEmpty ? nil : ZoneChangesRequest(zones: next)
     }
