@@ -10,7 +10,7 @@ import Foundation
 /// ```
 ///
 /// The error tells what to do next: ``isConflict`` (fetch the record again and reapply the edit),
-/// ``isRetryable`` and ``retryDelay(attempt:)`` (send the same request again, later), and for
+/// ``isRetryable`` and ``retryDelay(attempt:now:)`` (send the same request again, later), and for
 /// people, ``recoverySuggestion``:
 ///
 /// ```swift
