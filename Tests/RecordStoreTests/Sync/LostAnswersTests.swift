@@ -276,6 +276,70 @@ struct LostAnswersTests {
         try expectOutcome(last, matches: store)
     }
 
+    @Test(
+        "Random answers, late, twice, lost or refused: every outcome lists each record once, as the store shows it",
+        arguments: 0..<8 as Range<UInt64>)
+    func outcomesMatchTheStore(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let store = try RecordStore.inMemory()
+        let names = ["N0", "N1", "N2", "N3"]
+        let codes: [RecordServerError.Code] = [
+            .exists, .conflict, .serverRecordChanged, .notFound, .throttled, .atomicError,
+        ]
+        var requests: [RecordsModifyRequest] = []
+        for step in 0..<300 {
+            let name = try #require(names.randomElement(using: &random))
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0..<30:
+                try store.save(noteRecord(name, title: "v\(step)"))
+            case 30..<38:
+                try store.deleteRecord(for: noteKey(name))
+            case 38..<55:
+                requests += try store.modifyRequests()
+            case 55..<85:
+                guard let request = requests.randomElement(using: &random) else { continue }
+                let answers: [RecordResult] = request.operations.compactMap { operation in
+                    let recordName = operation.record.recordName
+                    switch Int.random(in: 0..<10, using: &random) {
+                    case 0..<5 where operation.operationType.isDeleting:
+                        return .success(deletionMarker(recordName))
+                    case 0..<5:
+                        return .success(serverCopy(of: operation.record, tag: "t\(step)"))
+                    case 5..<9:
+                        let code = codes[Int.random(in: 0..<codes.count, using: &random)]
+                        return .failure(RecordServerError(recordName: recordName, serverErrorCode: code))
+                    default:
+                        return nil
+                    }
+                }
+                var before: [RecordKey: StoredRecord] = [:]
+                for operation in request.operations {
+                    let key = noteKey(operation.record.recordName)
+                    before[key] = try store.storedRecord(for: key)
+                }
+                let outcome = try store.apply(RecordsModifyResponse(records: answers), for: request)
+                let listed =
+                    outcome.saved + outcome.superseded + outcome.deleted + outcome.conflicts
+                    + Array(outcome.failed.keys) + outcome.unanswered + outcome.stale
+                #expect(listed.sorted() == request.operations.map { noteKey($0.record.recordName) }.sorted())
+                try expectOutcome(outcome, matches: store, before: before)
+            case 85..<95:
+                for lookup in try store.conflictLookupRequests() {
+                    let found: [RecordResult] = lookup.recordNames.map { recordName in
+                        Bool.random(using: &random)
+                            ? .success(serverCopy(of: noteRecord(recordName, title: "v\(step)"), tag: "s\(step)"))
+                            : .failure(RecordServerError(recordName: recordName, serverErrorCode: .notFound))
+                    }
+                    try store.applyFetched(RecordsLookupResponse(records: found), for: lookup)
+                }
+            default:
+                for conflict in try store.records(in: .conflict) where conflict.serverRecord != nil {
+                    try store.acceptServerVersion(for: conflict.key)
+                }
+            }
+        }
+    }
+
     // MARK: The zone's owner
 
     @Test("changesRequest(forZone:) names the zone's owner once the server named it, across a reopening")
