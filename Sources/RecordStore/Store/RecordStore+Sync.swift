@@ -155,9 +155,11 @@ extension RecordStore {
     public func apply(_ response: RecordsModifyResponse, for request: RecordsModifyRequest) throws -> ModifyOutcome {
         try withEngine { engine in
             // The records whose last request this answers: they are forgotten as sent once the
-            // commit holds, so that an apply that throws changes nothing; and the versions that
-            // conflict answers refused, to be remembered then.
+            // commit holds, so that an apply that throws changes nothing; the records the answer
+            // changed, whose refused version, if any, is forgotten then; and the versions that
+            // conflict answers refused, to be remembered instead.
             var answered: Set<RecordKey> = []
+            var changed: Set<RecordKey> = []
             var refused: [RecordKey: EncodedRecord] = [:]
             let outcome = try commitBatch(on: engine) { batch in
                 let zone = request.zoneID?.zoneName ?? Self.defaultZone
@@ -223,13 +225,14 @@ extension RecordStore {
                             answer = .none
                         }
                         batch.apply(change, to: key)
+                        if case .keep = change {} else { changed.insert(key) }
                         outcome.add(key, try ServerChanges.effect(of: change, over: entry, answer: answer))
                     }
                 }
                 return outcome
             }
             for key in answered { engine.sent[key] = nil }
-            engine.refused.merge(refused) { _, new in new }
+            for key in changed { engine.refused[key] = refused[key] }
             return outcome
         }
     }
