@@ -1,6 +1,7 @@
 // Notes kept offline with RecordStore, then synced: park notes, build the records/modify
 // request for what the store owes the server, apply an answer in which another device had
-// changed one note, and see both versions of that note side by side.
+// changed one note, and see both versions of that note side by side; then lose the answer to the
+// resolution, and see the store settle the CONFLICT that sending it again meets.
 //
 //     swift run notes-offline
 //
@@ -93,6 +94,33 @@ for conflict in try store.records(in: .conflict) {
     // 6. A merge resolves it: saved as an update of the server's version, changes only.
     try store.park(Note(id: mine.id, title: mine.title, body: "\(theirs.body) (was: \(mine.body))", folder: inbox))
 }
+guard let resolution = try store.modifyRequests().first else {
+    print("Nothing to send, although a conflict was resolved a moment ago")
+    exit(1)
+}
+try show("The resolution, as the next records/modify request:", resolution)
+let plumber = RecordKey(recordType: "Note", recordName: "plumber")
+let resolved = try store.record(for: plumber)
+
+// 7. A lost answer: the server saves the resolution, but the connection closes before its answer
+//    comes. The store sends the update again, and the server, which has it already, refuses the
+//    old change tag with CONFLICT. Meanwhile the note was edited once more.
+guard let resent = try store.modifyRequests().first else {
+    print("Nothing sent again, although the answer never came")
+    exit(1)
+}
+try store.park(Note(id: "plumber", title: "Call the plumber", body: "Tap fixed, all done", folder: inbox))
+let refused = RecordServerError(recordName: "plumber", reason: "change tag is stale", serverErrorCode: .conflict)
+try store.apply(RecordsModifyResponse(records: [.failure(refused)]), for: resent)
+
+// 8. Looked up, the server's version is the one the store sent: no conflict, and the edit made
+//    meanwhile goes out as an update of it.
+for lookup in try store.conflictLookupRequests() {
+    guard var theirs = resolved else { break }
+    theirs.metadata = RecordMetadata(changeTag: "tag-10")
+    try store.applyFetched(RecordsLookupResponse(records: [.success(theirs)]), for: lookup)
+}
+print("\nAfter the lost answer, in conflict: \(try store.records(in: .conflict).map(\.key.recordName))")
 if let next = try store.modifyRequests().first {
-    try show("The resolution, as the next records/modify request:", next)
+    try show("The edit made meanwhile, as the next records/modify request:", next)
 }

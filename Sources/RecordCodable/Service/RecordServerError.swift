@@ -10,7 +10,7 @@ import Foundation
 /// ```
 ///
 /// The error tells what to do next: ``isConflict`` (fetch the record again and reapply the edit),
-/// ``isRetryable`` and ``retryDelay(attempt:)`` (send the same request again, later), and for
+/// ``isRetryable`` and ``retryDelay(attempt:now:)`` (send the same request again, later), and for
 /// people, ``recoverySuggestion``:
 ///
 /// ```swift
@@ -93,6 +93,31 @@ public struct RecordServerError: Error, Hashable, Sendable {
         /// The zone is too busy for the operation now (CloudKit's `zoneBusy`).
         public static let zoneBusy = Code(rawValue: "ZONE_BUSY")
 
+        /// The code that an HTTP status stands for, for an error whose body does not say (see
+        /// ``RecordServerError/init(httpStatus:headers:body:)``): the code Apple's reference gives
+        /// the status — `409` is ``conflict``, though ``exists`` shares it, and `404` is
+        /// ``notFound`` — then `502` and `504`, a gateway's, are ``tryAgainLater``, any other
+        /// `5xx` ``internalError``, any other `4xx` ``badRequest``, and any other status
+        /// `HTTP_<status>`.
+        public init(httpStatus: Int) {
+            switch httpStatus {
+            case 400: self = .badRequest
+            case 401: self = .authenticationFailed
+            case 403: self = .accessDenied
+            case 404: self = .notFound
+            case 409: self = .conflict
+            case 412: self = .validatingReferenceError
+            case 413: self = .quotaExceeded
+            case 421: self = .authenticationRequired
+            case 429: self = .throttled
+            case 500: self = .internalError
+            case 502, 503, 504: self = .tryAgainLater
+            case 500..<600: self = .internalError
+            case 400..<500: self = .badRequest
+            default: self.init(rawValue: "HTTP_\(httpStatus)")
+            }
+        }
+
         /// Every code with a constant, in the order above.
         static let known: [Code] = [
             .accessDenied, .atomicError, .authenticationFailed, .authenticationRequired, .badRequest, .conflict,
@@ -116,6 +141,13 @@ public struct RecordServerError: Error, Hashable, Sendable {
     public var redirectURL: String?
     /// The zone the error is about, in the answer to a zones request.
     public var zoneID: RecordZoneID?
+    /// The HTTP status of the response that carried the error, when the caller read it, as
+    /// ``init(httpStatus:headers:body:)`` keeps it. Not part of the error's JSON: an error read
+    /// from JSON alone, such as one record's in a page, has none.
+    public var httpStatus: Int?
+    /// The HTTP header fields of the response that carried the error, as the caller read them:
+    /// ``retryDelay(attempt:now:)`` obeys their `Retry-After`. Not part of the error's JSON.
+    public var httpHeaders: [String: String]
 
     /// Creates an error.
     ///
@@ -127,6 +159,8 @@ public struct RecordServerError: Error, Hashable, Sendable {
     ///   - uuid: The server's identifier of the error.
     ///   - redirectURL: Where to send the request instead.
     ///   - zoneID: The zone the error is about.
+    ///   - httpStatus: The HTTP status of the response that carried the error.
+    ///   - httpHeaders: The HTTP header fields of that response.
     public init(
         recordName: String? = nil,
         reason: String? = nil,
@@ -134,7 +168,9 @@ public struct RecordServerError: Error, Hashable, Sendable {
         retryAfter: Double? = nil,
         uuid: String? = nil,
         redirectURL: String? = nil,
-        zoneID: RecordZoneID? = nil
+        zoneID: RecordZoneID? = nil,
+        httpStatus: Int? = nil,
+        httpHeaders: [String: String] = [:]
     ) {
         self.recordName = recordName
         self.reason = reason
@@ -143,6 +179,43 @@ public struct RecordServerError: Error, Hashable, Sendable {
         self.uuid = uuid
         self.redirectURL = redirectURL
         self.zoneID = zoneID
+        self.httpStatus = httpStatus
+        self.httpHeaders = httpHeaders
+    }
+
+    /// The error of a failed HTTP response, from what the caller read of it: its status, its
+    /// header fields and its body.
+    ///
+    /// A body that is CloudKit's error dictionary gives the error its code, reason and the rest.
+    /// Any other body — the plain text a proxy or an overloaded server answers `429` with, an
+    /// HTML page, nothing — is no `DecodingError`: the code is the one the status stands for
+    /// (see ``Code/init(httpStatus:)``), and the body's text, if any, is the reason. Either way the
+    /// error keeps the status and the header fields, so that ``retryDelay(attempt:now:)`` waits
+    /// as long as the response's `Retry-After` asks.
+    ///
+    /// ```swift
+    /// let (body, response) = try await session.data(for: request)
+    /// if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+    ///     let headers = http.allHeaderFields.reduce(into: [String: String]()) { fields, field in
+    ///         fields["\(field.key)"] = "\(field.value)"
+    ///     }
+    ///     throw RecordServerError(httpStatus: http.statusCode, headers: headers, body: body)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - httpStatus: The response's status code.
+    ///   - headers: The response's header fields; their names are matched without regard to case.
+    ///   - body: The response's body.
+    public init(httpStatus: Int, headers: [String: String] = [:], body: Data) {
+        if let error = try? RecordJSONDecoder().decode(RecordServerError.self, from: body) {
+            self = error
+        } else {
+            let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            self.init(reason: text.isEmpty ? nil : text, serverErrorCode: Code(httpStatus: httpStatus))
+        }
+        self.httpStatus = httpStatus
+        self.httpHeaders = headers
     }
 
     // MARK: What to do next
@@ -160,11 +233,11 @@ public struct RecordServerError: Error, Hashable, Sendable {
     ///
     /// It is: for a request the server throttled (`THROTTLED`), or could not serve for now
     /// (`TRY_AGAIN_LATER`, `SERVICE_UNAVAILABLE`, `ZONE_BUSY`), and for any error with a
-    /// ``retryAfter``. An `INTERNAL_ERROR` is not, as Apple's reference tells it apart from
+    /// ``retryAfter`` or a `Retry-After` header field. An `INTERNAL_ERROR` is not, as Apple's reference tells it apart from
     /// `TRY_AGAIN_LATER` and CloudKit calls it unrecoverable; nor is a conflict, which needs the
     /// record fetched again first (see ``isConflict``).
     public var isRetryable: Bool {
-        retryAfter != nil || Self.transientCodes.contains(serverErrorCode)
+        retryAfter != nil || headerDelay(now: Date()) != nil || Self.transientCodes.contains(serverErrorCode)
     }
 
     private static let transientCodes: Set<Code> = [.throttled, .tryAgainLater, .serviceUnavailable, .zoneBusy]
@@ -172,9 +245,11 @@ public struct RecordServerError: Error, Hashable, Sendable {
     /// The seconds to wait before sending the request again, or `nil` when retrying will not help
     /// (see ``isRetryable``).
     ///
-    /// The server's ``retryAfter`` when it gives one; otherwise a delay that doubles with each
-    /// attempt, from 1 second for the first retry up to 64 seconds, as CloudKit advises for a busy
-    /// zone.
+    /// The delay the server asked for when it gives one: the body's ``retryAfter``, or the
+    /// response's `Retry-After` header field (see ``httpHeaders``) — in seconds, or an HTTP date
+    /// counted from `now` — the longer of the two when both are there. Otherwise a delay that
+    /// doubles with each attempt, from 1 second for the first retry up to 64 seconds, as CloudKit
+    /// advises for a busy zone.
     ///
     /// ```swift
     /// var attempt = 0
@@ -185,13 +260,32 @@ public struct RecordServerError: Error, Hashable, Sendable {
     /// }
     /// ```
     ///
-    /// - Parameter attempt: How many times the request was retried already: 0 before the first
-    ///   retry.
-    public func retryDelay(attempt: Int = 0) -> Double? {
+    /// - Parameters:
+    ///   - attempt: How many times the request was retried already: 0 before the first retry.
+    ///   - now: The time an HTTP date in `Retry-After` is counted from.
+    public func retryDelay(attempt: Int = 0, now: Date = Date()) -> Double? {
         guard isRetryable else { return nil }
-        if let retryAfter, retryAfter.isFinite, retryAfter >= 0 { return retryAfter }
+        let body = retryAfter.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        if let asked = [body, headerDelay(now: now)].compactMap({ $0 }).max() { return asked }
         let doublings = min(max(attempt, 0), 6)
         return Double(1 << doublings)
+    }
+
+    /// The value of the header field `name` in ``httpHeaders``, whatever the case of its name.
+    public func httpHeader(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return httpHeaders.first { $0.key.lowercased() == wanted }?.value
+    }
+
+    /// The seconds from `now` that the `Retry-After` header field asks to wait, or `nil` when
+    /// there is none, or it is neither a number of seconds nor an HTTP date. A date already
+    /// past asks for no wait.
+    func headerDelay(now: Date) -> Double? {
+        guard let value = httpHeader("Retry-After")?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+            return nil
+        }
+        if let seconds = Double(value) { return seconds.isFinite && seconds >= 0 ? seconds : nil }
+        return HTTPDate.parse(value).map { max($0.timeIntervalSince(now), 0) }
     }
 
     // MARK: Wire form
@@ -212,6 +306,7 @@ public struct RecordServerError: Error, Hashable, Sendable {
     }
 
     init(wire reader: WireReader) throws {
+        httpHeaders = [:]
         serverErrorCode = Code(rawValue: try reader.member("serverErrorCode").string())
         recordName = try reader.optionalMember("recordName")?.string()
         reason = try reader.optionalMember("reason")?.string()
@@ -306,5 +401,23 @@ extension RecordServerError: Codable, WireCodable {
     /// Reads an error dictionary.
     public init(from decoder: any Decoder) throws {
         self = try WireCoding.decode(Self.self, from: decoder)
+    }
+}
+
+/// The dates of HTTP's `Retry-After` header field: the preferred form, `Sun, 06 Nov 1994 08:49:37
+/// GMT`, and the two obsolete ones a recipient must still read (RFC 9110, section 5.6.7).
+enum HTTPDate {
+    /// The date `text` spells, or `nil`.
+    static func parse(_ text: String) -> Date? {
+        // asctime pads a day below 10 with a space: "Sun Nov  6 08:49:37 1994".
+        let words = text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        for format in ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: words) { return date }
+        }
+        return nil
     }
 }

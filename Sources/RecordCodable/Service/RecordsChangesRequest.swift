@@ -65,11 +65,19 @@ public struct RecordsChangesRequest: Hashable, Sendable, Codable, WireCodable {
     ///
     /// - Parameter response: The server's answer to this request.
     public func nextPage(after response: RecordsChangesResponse) -> RecordsChangesRequest? {
-        // Without a new token, the same request would fetch the same page again, for ever.
-        guard response.moreComing, let token = response.syncToken, token != syncToken else { return nil }
+        guard let token = Self.nextToken(after: syncToken, moreComing: response.moreComing, token: response.syncToken)
+        else { return nil }
         var next = self
         next.syncToken = token
         return next
+    }
+
+    /// The token to ask for the next page with, after a page asked for with `current` that
+    /// brought `token`: `nil` when the page has no more, or no new token — without one, the same
+    /// request would fetch the same page again, for ever.
+    static func nextToken(after current: String?, moreComing: Bool, token: String?) -> String? {
+        guard moreComing, let token, token != current else { return nil }
+        return token
     }
 
     /// Writes the request body as CloudKit Web Services reads it.

@@ -34,6 +34,10 @@ public enum SyncStatus: String, Hashable, Sendable, CaseIterable {
     /// ``StoredRecord/record`` and ``StoredRecord/serverRecord``, for the app to resolve.
     case conflict
 
+    /// Whether the store owes the server the record's change: it is to be sent, or its
+    /// request's answer is awaited.
+    var isOwed: Bool { self == .pending || self == .sent || self == .deletedLocally }
+
     /// The status's code in the journal, which renaming a case must not change.
     var code: UInt8 {
         switch self {

@@ -11,8 +11,8 @@ enum JournalEntry {
     case record(RecordEntry)
     /// The record is gone.
     case removal(RecordKey)
-    /// The zone's sync token, or none.
-    case syncToken(zone: String, token: String?)
+    /// The zone's sync token, or none, and the owner the server named for the zone.
+    case syncToken(zone: String, token: String?, owner: String?)
 
     /// The kind of an entry, its first byte.
     private enum Kind: UInt8 {
@@ -25,7 +25,7 @@ enum JournalEntry {
     enum Summary {
         case record(RecordKey, RecordState)
         case removal(RecordKey)
-        case syncToken(zone: String, token: String?)
+        case syncToken(zone: String, token: String?, owner: String?)
     }
 
     // MARK: Writing
@@ -62,12 +62,18 @@ enum JournalEntry {
         write(key, to: &writer)
     }
 
-    /// The bytes of a zone's sync token, before sealing.
-    static func writeSyncToken(_ token: String?, forZone zone: String, to writer: inout ByteWriter) {
+    /// The bytes of a zone's sync token and its zone's owner, before sealing.
+    ///
+    /// A flags byte says what follows: 1, the token; 2, the owner after it. The owner is kept
+    /// only with a token, and after it, so that a version that knows no owner reads the token
+    /// and stops there.
+    static func writeSyncToken(_ token: String?, owner: String?, forZone zone: String, to writer: inout ByteWriter) {
         writer.append(Kind.syncToken.rawValue)
         writer.appendString(zone)
-        writer.append(UInt8(token == nil ? 0 : 1))
+        let owner = token == nil ? nil : owner
+        writer.append(UInt8(token == nil ? 0 : 1) | UInt8(owner == nil ? 0 : 2))
         if let token { writer.appendString(token) }
+        if let owner { writer.appendString(owner) }
     }
 
     private static func write(_ key: RecordKey, to writer: inout ByteWriter) {
@@ -102,8 +108,8 @@ enum JournalEntry {
         case .removal:
             self = .removal(try Self.key(&reader))
         case .syncToken:
-            let zone = try reader.string()
-            self = .syncToken(zone: zone, token: try reader.byte() == 0 ? nil : try reader.string())
+            let (zone, token, owner) = try Self.syncToken(&reader)
+            self = .syncToken(zone: zone, token: token, owner: owner)
         }
     }
 
@@ -123,8 +129,8 @@ enum JournalEntry {
         case .removal:
             return .removal(try key(&reader))
         case .syncToken:
-            let zone = try reader.string()
-            return .syncToken(zone: zone, token: try reader.byte() == 0 ? nil : try reader.string())
+            let (zone, token, owner) = try syncToken(&reader)
+            return .syncToken(zone: zone, token: token, owner: owner)
         }
     }
 
@@ -147,6 +153,15 @@ enum JournalEntry {
             throw ByteReader.Malformed(description: "an entry of unknown kind \(byte), from a newer version")
         }
         return kind
+    }
+
+    /// A sync token's entry, after its kind (see ``writeSyncToken(_:owner:forZone:to:)``).
+    private static func syncToken(_ reader: inout ByteReader) throws -> (String, String?, String?) {
+        let zone = try reader.string()
+        let flags = try reader.byte()
+        guard flags & 1 != 0 else { return (zone, nil, nil) }
+        let token = try reader.string()
+        return (zone, token, flags & 2 != 0 ? try reader.string() : nil)
     }
 
     private static func key(_ reader: inout ByteReader) throws -> RecordKey {

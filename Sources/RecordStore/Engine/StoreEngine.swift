@@ -21,6 +21,11 @@ final class StoreEngine {
     /// The records in requests whose responses are not applied yet, as the last request that
     /// carried each one sent it.
     var sent: [RecordKey: SentVersion] = [:]
+    /// The records a `CONFLICT` or `EXISTS` answer put in conflict, with the whole version the
+    /// refused request sent, kept in memory until the server's version is fetched: when it is
+    /// that version, the store's own request reached the server before (its answer was lost),
+    /// and nothing is in conflict.
+    var refused: [RecordKey: EncodedRecord] = [:]
     /// The frame that commits are written into, kept from one commit to the next.
     private var frame = FrameBuilder()
     /// Why the last compaction failed; `nil` once one succeeds.
@@ -155,7 +160,7 @@ final class StoreEngine {
     /// What a commit writes: records' new entries or removals, and zones' sync tokens.
     struct Commit {
         var records: [(key: RecordKey, entry: RecordEntry?)] = []
-        var syncTokens: [(zone: String, token: String?)] = []
+        var syncTokens: [(zone: String, token: String?, owner: String?)] = []
     }
 
     /// Writes `commit` in one frame, durably, then updates the index. Nothing is written when
@@ -176,8 +181,8 @@ final class StoreEngine {
                 placed.append(nil)
             }
         }
-        let tokensPlaced = try commit.syncTokens.map { zone, token in
-            try add { JournalEntry.writeSyncToken(token, forZone: zone, to: &$0) }
+        let tokensPlaced = try commit.syncTokens.map { zone, token, owner in
+            try add { JournalEntry.writeSyncToken(token, owner: owner, forZone: zone, to: &$0) }
         }
         guard frame.entryCount > 0 else { return }
         let start = try journal.append(&frame)
@@ -190,9 +195,10 @@ final class StoreEngine {
                 index[key] = nil
             }
         }
-        for ((zone, token), relative) in zip(commit.syncTokens, tokensPlaced) {
+        for ((zone, token, owner), relative) in zip(commit.syncTokens, tokensPlaced) {
             index.setSyncToken(
-                token, forZone: zone, at: EntryLocation(offset: start + relative.offset, count: relative.count))
+                token, owner: owner, forZone: zone,
+                at: EntryLocation(offset: start + relative.offset, count: relative.count))
         }
         if needsCompaction, journal.end >= nextCompactionAttempt {
             // The commit is durable, and returns: a compaction that fails (a full disk) leaves

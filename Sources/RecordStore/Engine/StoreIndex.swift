@@ -35,7 +35,7 @@ struct StoreIndex {
     }
 
     private var byName: [NameInZone: Types] = [:]
-    private var tokens: [String: (token: String, location: EntryLocation)] = [:]
+    private var tokens: [String: (token: String, owner: String?, location: EntryLocation)] = [:]
 
     /// How many records the index holds.
     private(set) var count = 0
@@ -143,10 +143,16 @@ struct StoreIndex {
         tokens[zone]?.token
     }
 
-    /// Keeps `token` as `zone`'s sync token, written at `location`; `nil` forgets it.
-    mutating func setSyncToken(_ token: String?, forZone zone: String, at location: EntryLocation) {
+    /// The owner the server named for `zone`, kept with its sync token.
+    func owner(ofZone zone: String) -> String? {
+        tokens[zone]?.owner
+    }
+
+    /// Keeps `token` as `zone`'s sync token, with the zone's `owner`, written at `location`;
+    /// `nil` forgets both.
+    mutating func setSyncToken(_ token: String?, owner: String?, forZone zone: String, at location: EntryLocation) {
         if let old = tokens[zone] { liveBytes -= Self.cost(of: old.location) }
-        tokens[zone] = token.map { ($0, location) }
+        tokens[zone] = token.map { ($0, owner, location) }
         if token != nil { liveBytes += Self.cost(of: location) }
     }
 
@@ -157,8 +163,8 @@ struct StoreIndex {
             self[key] = Slot(location: location, state: state)
         case .removal(let key):
             self[key] = nil
-        case .syncToken(let zone, let token):
-            setSyncToken(token, forZone: zone, at: location)
+        case .syncToken(let zone, let token, let owner):
+            setSyncToken(token, owner: owner, forZone: zone, at: location)
         }
     }
 
@@ -180,7 +186,7 @@ struct StoreIndex {
                 self[key] = slot
             }
         case .syncToken(let zone):
-            if let token = tokens[zone] { setSyncToken(token.token, forZone: zone, at: location) }
+            if let token = tokens[zone] { setSyncToken(token.token, owner: token.owner, forZone: zone, at: location) }
         }
     }
 

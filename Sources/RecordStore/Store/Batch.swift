@@ -102,10 +102,12 @@ extension RecordStore {
             }
         }
 
-        /// Stages a zone's sync token.
-        mutating func stageSyncToken(_ token: String?, forZone zone: String) {
+        /// Stages a zone's sync token, with the zone's owner when the server named it; else the
+        /// owner known for the zone stays.
+        mutating func stageSyncToken(_ token: String?, owner: String? = nil, forZone zone: String) {
+            let known = changes.syncTokens.last { $0.zone == zone }.map(\.owner) ?? engine.index.owner(ofZone: zone)
             changes.syncTokens.removeAll { $0.zone == zone }
-            changes.syncTokens.append((zone, token))
+            changes.syncTokens.append((zone, token, owner ?? known))
         }
 
         /// The records the batch sees whose keys `include` picks: committed ones, changed as

@@ -2,26 +2,49 @@ import Foundation
 import RecordCodable
 
 extension RecordStore {
-    /// What applying a `records/modify` response did, record by record.
+    /// What applying a `records/modify` response did, record by record: each record the request
+    /// carried is in one list, which says what ``RecordStore/records(in:)`` shows of it now.
     public struct ModifyOutcome: Hashable, Sendable {
-        /// Records the server saved: ``SyncStatus/synced`` now, unless changed again since, or
-        /// sent again since (the answer was to an older request, and the store waits for the
-        /// last one's).
+        /// Records the server saved: ``SyncStatus/synced`` now, as the server has them.
         public var saved: [RecordKey] = []
+        /// Records the server did as the request asked — saved, or deleted — that changed since,
+        /// or went out again in a later request: still owed, as a change of what the server now
+        /// has (``SyncStatus/pending``, ``SyncStatus/sent`` while that later request is out, or
+        /// ``SyncStatus/deletedLocally``). A record saved back while its delete was out is here:
+        /// it is a create now.
+        public var superseded: [RecordKey] = []
         /// Records the server deleted: gone from the store.
         public var deleted: [RecordKey] = []
         /// Records whose server version changed: ``SyncStatus/conflict`` now. Fetch them with
-        /// ``RecordStore/conflictLookupRequests(maximumRecords:)``. A record the server saved from
-        /// an update of a version the store no longer knows is here too, and so is an update the
-        /// server answered `NOT_FOUND`: it deleted the record, which is in conflict with its
-        /// deletion, as when the deletion is fetched.
+        /// ``RecordStore/conflictLookupRequests(maximumRecords:)``. A conflict is a `CONFLICT`
+        /// (`SERVER_RECORD_CHANGED`) answer, or `EXISTS` for a create; a record the server
+        /// saved from an update of a version the store no longer knows is here too, and so is an
+        /// update the server answered `NOT_FOUND`: it deleted the record, which is in conflict
+        /// with its deletion, as when the deletion is fetched.
         public var conflicts: [RecordKey] = []
-        /// Records the server refused for another reason: ``SyncStatus/pending`` again, to be
-        /// sent with the next request. Wait `RecordServerError.retryDelay(attempt:)` first
+        /// Records the server refused for another reason: ``SyncStatus/pending`` again (or
+        /// ``SyncStatus/deletedLocally``), with the error in ``StoredRecord/lastError``, to be
+        /// sent with the next request. Wait `RecordServerError.retryDelay(attempt:now:)` first
         /// when the error is retryable; otherwise the error says what to fix.
         public var failed: [RecordKey: RecordServerError] = [:]
-        /// Records the response said nothing about: pending again.
+        /// Records the response said nothing about: owed again, sent with the next request.
         public var unanswered: [RecordKey] = []
+        /// Records the answer is stale for: it is about a version the store has moved past —
+        /// an answer applied again after the record changed, a late duplicate of an old request,
+        /// an answer for a record synced or in conflict since — and changed nothing.
+        public var stale: [RecordKey] = []
+
+        mutating func add(_ key: RecordKey, _ effect: ServerChanges.Effect) {
+            switch effect {
+            case .saved: saved.append(key)
+            case .superseded: superseded.append(key)
+            case .deleted: deleted.append(key)
+            case .conflict: conflicts.append(key)
+            case .failed(let error): failed[key] = error
+            case .unanswered: unanswered.append(key)
+            case .stale: stale.append(key)
+            }
+        }
     }
 
     /// Builds the `records/modify` requests that send what the store owes the server: one or
@@ -117,20 +140,27 @@ extension RecordStore {
     /// gone. The answer to an older request than the last one that carried a record — it was
     /// sent again, or the store reopened, before the answer came — makes what that request sent
     /// the server's version, for the next request to update; a response applied twice changes
-    /// nothing the second time. A conflict (`CONFLICT` or `SERVER_RECORD_CHANGED`) keeps the local version and
-    /// marks the record ``SyncStatus/conflict``. So does `NOT_FOUND` for an update: the server
-    /// deleted the record since, and the app decides, as when the deletion is fetched (save the
-    /// record to create it anew, or ``acceptServerVersion(for:)`` to let it go); for a delete,
-    /// `NOT_FOUND` means done. Any other error, retryable or not, leaves the record pending with
-    /// the error in ``StoredRecord/lastError``.
+    /// nothing the second time. A conflict (`CONFLICT` or `SERVER_RECORD_CHANGED`, and `EXISTS`
+    /// for a create) keeps the local version and marks the record ``SyncStatus/conflict``, for
+    /// the server's version to be looked up: when that version is what the store's own request
+    /// sent — sent again because its answer was lost — the record is synced, or owed as an
+    /// update of it, and nothing is in conflict. `NOT_FOUND` for an update is in conflict too:
+    /// the server deleted the record since, and the app decides, as when the deletion is fetched
+    /// (save the record to create it anew, or ``acceptServerVersion(for:)`` to let it go); for a
+    /// delete, `NOT_FOUND` means done. Any other error, retryable or not, leaves the record
+    /// pending with the error in ``StoredRecord/lastError``. See the table in <doc:TheSyncCycle>.
     ///
-    /// - Returns: What became of each record.
+    /// - Returns: What became of each record: the same facts ``records(in:)`` shows.
     @discardableResult
     public func apply(_ response: RecordsModifyResponse, for request: RecordsModifyRequest) throws -> ModifyOutcome {
         try withEngine { engine in
             // The records whose last request this answers: they are forgotten as sent once the
-            // commit holds, so that an apply that throws changes nothing.
+            // commit holds, so that an apply that throws changes nothing; the records the answer
+            // changed, whose refused version, if any, is forgotten then; and the versions that
+            // conflict answers refused, to be remembered instead.
             var answered: Set<RecordKey> = []
+            var changed: Set<RecordKey> = []
+            var refused: [RecordKey: EncodedRecord] = [:]
             let outcome = try commitBatch(on: engine) { batch in
                 let zone = request.zoneID?.zoneName ?? Self.defaultZone
                 var results: [String: RecordResult] = [:]
@@ -140,8 +170,13 @@ extension RecordStore {
                 var outcome = ModifyOutcome()
                 for operation in request.operations {
                     let name = operation.record.recordName
+                    let deleting = operation.operationType.isDeleting
                     for key in batch.keys(named: name, recordType: operation.record.recordType, inZone: zone) {
-                        guard let entry = try batch.entry(for: key) else { continue }
+                        guard let entry = try batch.entry(for: key) else {
+                            // Gone already: a deletion's answer says what the store shows.
+                            outcome.add(key, deleting ? .deleted : .stale)
+                            continue
+                        }
                         // The version sent, when this is the answer to the last request that
                         // carried the record; not to an older one (sent again since, or before
                         // the store was reopened).
@@ -155,11 +190,11 @@ extension RecordStore {
                             answered.insert(key)
                         }
                         let change: ServerChanges.Outcome
+                        let answer: ServerChanges.Answer
                         switch results[name] {
-                        case .success(let record)
-                        where operation.operationType.isDeleting || record.metadata?.deleted == true:
+                        case .success(let record) where deleting || record.metadata?.deleted == true:
                             change = try ServerChanges.deleted(entry: entry)
-                            if case .keep = change {} else { outcome.deleted.append(key) }
+                            answer = .deleted
                         case .success(var record):
                             // Modify responses name no zone: the record is in the request's.
                             if record.metadata?.zoneID == nil, let zoneID = request.zoneID {
@@ -167,42 +202,52 @@ extension RecordStore {
                             }
                             change = try ServerChanges.saved(
                                 record, by: operation.record, sentAs: operation.operationType, latest: latest,
-                                entry: entry)
-                            // An answer to an update of a version the store no longer knows puts
-                            // the record in conflict, for its server version to be looked up.
-                            if case .replace(let next) = change, next.status == .conflict {
-                                outcome.conflicts.append(key)
-                            } else {
-                                outcome.saved.append(key)
-                            }
-                        case .failure(let error)
-                        where operation.operationType.isDeleting && error.serverErrorCode == .notFound:
+                                requestOut: latest == nil && engine.sent[key] != nil, entry: entry)
+                            answer = .saved(changeTag: record.metadata?.changeTag)
+                        case .failure(let error) where deleting && error.serverErrorCode == .notFound:
                             change = try ServerChanges.deleted(entry: entry)
-                            if case .keep = change {} else { outcome.deleted.append(key) }
+                            answer = .deleted
                         case .failure(let error)
                         where error.serverErrorCode == .notFound && operation.record.metadata?.changeTag != nil:
                             // An update of a record the server deleted since.
                             change = try ServerChanges.notFound(error, for: operation.record, entry: entry)
-                            switch change {
-                            case .keep: outcome.failed[key] = error
-                            case .replace: outcome.conflicts.append(key)
-                            case .remove: outcome.deleted.append(key)
-                            }
+                            answer = .refused(error)
                         case .failure(let error):
                             change = ServerChanges.refused(with: error, entry: entry)
-                            if error.isConflict { outcome.conflicts.append(key) } else { outcome.failed[key] = error }
+                            answer = .refused(error)
+                            if case .replace(let next) = change, next.status == .conflict, !deleting,
+                                let version = try Self.versionSent(by: operation, latest: latest, entry: entry)
+                            {
+                                refused[key] = version
+                            }
                         case .unreadable, nil:
-                            change = ServerChanges.unanswered(entry: entry)
-                            outcome.unanswered.append(key)
+                            change = ServerChanges.unanswered(entry: entry, isLatest: latest != nil)
+                            answer = .none
                         }
                         batch.apply(change, to: key)
+                        if case .keep = change {} else { changed.insert(key) }
+                        outcome.add(key, try ServerChanges.effect(of: change, over: entry, answer: answer))
                     }
                 }
                 return outcome
             }
             for key in answered { engine.sent[key] = nil }
+            for key in changed { engine.refused[key] = refused[key] }
             return outcome
         }
+    }
+
+    /// The whole version of the record that `operation` sent: the last request's, `latest`,
+    /// else a create's record, or an update applied to the server version it was made from;
+    /// `nil` when the store no longer knows it.
+    private static func versionSent(by operation: RecordOperation, latest: EncodedRecord?, entry: RecordEntry) throws
+        -> EncodedRecord?
+    {
+        if let latest { return latest }
+        let server = try entry.server?.decoded(as: entry.key)
+        return try ServerChanges.savedVersion(
+            of: operation.record, sentAs: operation.operationType, over: server
+        ).map { try EncodedRecord($0) }
     }
 
     /// Applies records fetched from the server — the page of a query, a lookup, or changes —
@@ -261,15 +306,21 @@ extension RecordStore {
             } else if !record.recordName.isEmpty, !record.recordType.isEmpty {
                 let key = RecordKey(zone: recordZone, recordType: record.recordType, recordName: record.recordName)
                 let change = try ServerChanges.fetched(
-                    record, key: key, existing: batch.entry(for: key), sent: batch.engine.sent[key]?.version)
+                    record, key: key, existing: batch.entry(for: key), sent: batch.engine.sent[key]?.version,
+                    refused: batch.engine.refused[key])
                 batch.apply(change, to: key)
+                // The server's version is known now: what was refused is compared no more.
+                batch.engine.refused[key] = nil
             }
         }
-        if let syncToken { batch.stageSyncToken(syncToken, forZone: zone ?? Self.defaultZone) }
+        if let syncToken {
+            batch.stageSyncToken(syncToken, owner: zoneID?.ownerRecordName, forZone: zone ?? Self.defaultZone)
+        }
     }
 
-    /// Applies a page of `records/changes`, and keeps its sync token for its zone: the next
-    /// ``changesRequest(forZone:)-(String)`` asks for what changed after it.
+    /// Applies a page of `records/changes`, and keeps its sync token for its zone — and the
+    /// zone's owner, when the page names it: the next ``changesRequest(forZone:)-(String)`` asks
+    /// that zone for what changed after it.
     ///
     /// ```swift
     /// var request = try store.changesRequest(forZone: "Notes")
@@ -347,21 +398,91 @@ extension RecordStore {
         return zoneID
     }
 
+    /// Applies the answer to a `changes/zone` request, in one commit: each zone's page as
+    /// ``applyFetched(_:zone:)-(RecordsChangesResponse,_)`` applies one — its records, its sync
+    /// token and its owner kept for the zone — and each zone's error returned, that zone left as
+    /// it was.
+    ///
+    /// ```swift
+    /// var request = try store.changesRequest(forZones: ["Notes", "Tags"])
+    /// while true {
+    ///     let answer = try await cloudKit.post("changes/zone", RecordJSONEncoder().encode(request))
+    ///     let response = try RecordJSONDecoder().decode(ZoneChangesResponse.self, from: answer)
+    ///     for error in try store.applyFetched(response) { log(error) }
+    ///     guard let next = request.nextPage(after: response) else { break }
+    ///     request = next
+    /// }
+    /// ```
+    ///
+    /// - Returns: The errors of the zones the server failed; each names its zone in
+    ///   `RecordServerError.zoneID`. `ZONE_NOT_FOUND`: the zone was deleted, or never made.
+    @discardableResult
+    public func applyFetched(_ response: ZoneChangesResponse) throws -> [RecordServerError] {
+        try withBatch { batch in
+            var failed: [RecordServerError] = []
+            for result in response.zones {
+                switch result {
+                case .success(let page):
+                    let zoneID = page.zoneID ?? RecordZoneID(zoneName: Self.defaultZone)
+                    try Self.applyFetched(
+                        page.records, zone: zoneID.zoneName, zoneID: zoneID, syncToken: page.syncToken, to: &batch)
+                case .failure(let error):
+                    failed.append(error)
+                }
+            }
+            return failed
+        }
+    }
+
     /// The sync token kept for `zone`: where the last page of changes ended.
     public func syncToken(forZone zone: String = RecordStore.defaultZone) throws -> String? {
         try withEngine { $0.index.syncToken(forZone: zone) }
     }
 
-    /// The `records/changes` request for what changed in `zone` since the last page applied.
+    /// The `records/changes` request for what changed in `zone` since the last page applied:
+    /// to the zone's owner the server named with that page, if it named one.
     public func changesRequest(forZone zone: String = RecordStore.defaultZone) throws -> RecordsChangesRequest {
         try changesRequest(forZone: RecordZoneID(zoneName: zone))
     }
 
     /// The `records/changes` request for what changed in the zone `zoneID` since the last page
     /// applied: for a zone shared with the user, its owner's. The store keeps the sync token by
-    /// the zone's name.
+    /// the zone's name, with the owner the server named for the zone: a zone ID that names no
+    /// owner is given that one.
     public func changesRequest(forZone zoneID: RecordZoneID) throws -> RecordsChangesRequest {
-        RecordsChangesRequest(zoneID: zoneID, syncToken: try syncToken(forZone: zoneID.zoneName))
+        try withEngine { engine in Self.changesRequest(forZone: zoneID, in: engine.index) }
+    }
+
+    /// The `changes/zone` request for what changed in each of `zones` since the last page of
+    /// its changes applied, each zone as ``changesRequest(forZone:)-(RecordZoneID)`` asks for it.
+    /// Apply the answer with ``applyFetched(_:)-(ZoneChangesResponse)``.
+    ///
+    /// - Parameters:
+    ///   - zones: The zones, named as the store names them or by their whole zone IDs.
+    ///   - resultsLimit: The most records the answer may hold for each zone.
+    public func changesRequest(forZones zones: [RecordZoneID], resultsLimit: Int? = nil) throws
+        -> ZoneChangesRequest
+    {
+        try withEngine { engine in
+            ZoneChangesRequest(
+                zones: zones.map { zoneID in
+                    var request = Self.changesRequest(forZone: zoneID, in: engine.index)
+                    request.resultsLimit = resultsLimit
+                    return request
+                })
+        }
+    }
+
+    /// The `changes/zone` request for what changed in each of the zones named `zones`; see
+    /// ``changesRequest(forZones:resultsLimit:)-([RecordZoneID],_)``.
+    public func changesRequest(forZones zones: [String], resultsLimit: Int? = nil) throws -> ZoneChangesRequest {
+        try changesRequest(forZones: zones.map { RecordZoneID(zoneName: $0) }, resultsLimit: resultsLimit)
+    }
+
+    private static func changesRequest(forZone zoneID: RecordZoneID, in index: StoreIndex) -> RecordsChangesRequest {
+        var zoneID = zoneID
+        if zoneID.ownerRecordName == nil { zoneID.ownerRecordName = index.owner(ofZone: zoneID.zoneName) }
+        return RecordsChangesRequest(zoneID: zoneID, syncToken: index.syncToken(forZone: zoneID.zoneName))
     }
 
     /// The `records/lookup` requests that fetch the server's version of each record in

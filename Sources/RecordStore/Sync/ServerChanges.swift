@@ -14,6 +14,73 @@ enum ServerChanges {
         case remove
     }
 
+    /// What the server answered to one operation of a `records/modify` request.
+    enum Answer {
+        /// It saved the record, giving it this change tag.
+        case saved(changeTag: String?)
+        /// It deleted the record, or found it deleted.
+        case deleted
+        /// It refused the operation.
+        case refused(RecordServerError)
+        /// It said nothing of the record, or nothing the package can read.
+        case none
+    }
+
+    /// What an answer leaves a record as, in the words of the store's statuses: what the
+    /// outcome of applying a response reports, so that it says what ``RecordStore/records(in:)``
+    /// shows.
+    enum Effect: Equatable {
+        /// Synced, as the server saved it.
+        case saved
+        /// The server did what the request asked, but the record changed since (or went out
+        /// again): still owed, pending or sent, as a change of what the server now has.
+        case superseded
+        /// Gone.
+        case deleted
+        /// In conflict.
+        case conflict
+        /// Owed again, with the server's error.
+        case failed(RecordServerError)
+        /// Owed again: the answer said nothing of it.
+        case unanswered
+        /// Unchanged: the answer is for a version the store has moved past.
+        case stale
+    }
+
+    /// What `change`, made by `answer` to the record whose entry was `entry`, leaves it as.
+    static func effect(of change: Outcome, over entry: RecordEntry, answer: Answer) throws -> Effect {
+        switch change {
+        case .remove:
+            return .deleted
+        case .replace(let next):
+            switch (next.status, answer) {
+            case (.synced, _): return .saved
+            case (.conflict, _): return .conflict
+            case (.localOnly, _): return .stale
+            case (_, .refused(let error)): return .failed(error)
+            case (_, .none): return .unanswered
+            case (_, .saved), (_, .deleted): return .superseded
+            }
+        case .keep:
+            // Nothing changed: an answer applied again says what it said the first time, while
+            // the store still shows it; any other is stale.
+            switch answer {
+            case .saved(let tag?):
+                if entry.status == .synced, try entry.local.decoded(as: entry.key).metadata?.changeTag == tag {
+                    return .saved
+                }
+                if entry.status.isOwed, try entry.server?.decoded(as: entry.key).metadata?.changeTag == tag {
+                    return .superseded
+                }
+                return .stale
+            case .none:
+                return entry.status == .pending || entry.status == .deletedLocally ? .unanswered : .stale
+            case .saved(nil), .deleted, .refused:
+                return .stale
+            }
+        }
+    }
+
     // MARK: The response to a save or a delete
 
     /// The record's entry once the server saved, as `saved`, the operation's record `operation`,
@@ -25,11 +92,15 @@ enum ServerChanges {
     /// to the version it was made from — and becomes the server's version, which the next request
     /// updates; when neither can tell it, the record is in conflict, for the app to look the
     /// server's version up.
+    ///
+    /// A record whose local version is what the server now has, and that no other request is
+    /// out for (`requestOut`), is synced at once: an answer applied after a reopening, or to a
+    /// request sent again since, leaves nothing owed.
     static func saved(
         _ saved: Record, by operation: Record, sentAs operationType: RecordOperation.OperationType,
-        latest: EncodedRecord?, entry: RecordEntry
+        latest: EncodedRecord?, requestOut: Bool, entry: RecordEntry
     ) throws -> Outcome {
-        guard [.pending, .sent, .deletedLocally].contains(entry.status) else { return .keep }
+        guard entry.status.isOwed else { return .keep }
         let server = try entry.server?.decoded(as: entry.key)
         // Applied already: the store knows the version the answer gives.
         if let tag = saved.metadata?.changeTag, tag == server?.metadata?.changeTag { return .keep }
@@ -42,7 +113,15 @@ enum ServerChanges {
         } else if let confirmed = try latest?.decoded(as: entry.key)
             ?? savedVersion(of: operation, sentAs: operationType, over: server)
         {
-            next.server = try EncodedRecord(confirmed.withServerMetadata(of: saved))
+            let onServer = confirmed.withServerMetadata(of: saved)
+            let local = try entry.local.decoded(as: entry.key)
+            if !requestOut, !entry.isDeletion, try onServer.update(to: local).isEmptyUpdate {
+                next.status = .synced
+                next.local = try EncodedRecord(local.withServerMetadata(of: saved))
+                next.server = nil
+            } else {
+                next.server = try EncodedRecord(onServer)
+            }
         } else {
             next.status = .conflict
             next.server = nil
@@ -54,7 +133,7 @@ enum ServerChanges {
     /// an update applied to `server`, the version it was made from (the same change tag, or none
     /// for both, when the server's version came without one); `nil` when the store no longer knows
     /// that version.
-    private static func savedVersion(
+    static func savedVersion(
         of operation: Record, sentAs operationType: RecordOperation.OperationType, over server: Record?
     ) -> Record? {
         guard operationType == .update || operationType == .forceUpdate else { return operation }
@@ -83,13 +162,18 @@ enum ServerChanges {
     }
 
     /// The record's entry once the server refused the operation with `error`.
+    ///
+    /// A conflict — `CONFLICT` or `SERVER_RECORD_CHANGED` for an update or a delete, `EXISTS` for a
+    /// create — says the server has a version the request was not made from: perhaps the one an
+    /// earlier request of the store's own sent, whose answer was lost. The record is in conflict,
+    /// for that version to be looked up (see ``fetched(_:key:existing:sent:refused:)``).
     static func refused(with error: RecordServerError, entry: RecordEntry) -> Outcome {
         // A record that is not owed to the server has moved on since the request: the answer is
         // to an older request, or applied twice.
-        guard [.pending, .sent, .deletedLocally].contains(entry.status) else { return .keep }
+        guard entry.status.isOwed else { return .keep }
         var next = entry
         next.lastError = error
-        if error.isConflict {
+        if isConflict(error) {
             // The server's version changed: it is fetched next (see conflictLookupRequests(maximumRecords:)).
             next.status = .conflict
             next.server = nil
@@ -110,7 +194,7 @@ enum ServerChanges {
     /// says so: an answer that comes late, or twice, after the record was made anew or fetched
     /// again, says nothing of the version the server has now.
     static func notFound(_ error: RecordServerError, for operation: Record, entry: RecordEntry) throws -> Outcome {
-        guard [.pending, .sent, .deletedLocally].contains(entry.status),
+        guard entry.status.isOwed,
             let tag = operation.metadata?.changeTag,
             try (entry.serverVersion ?? entry.local).decoded(as: entry.key).metadata?.changeTag == tag
         else { return .keep }
@@ -121,9 +205,17 @@ enum ServerChanges {
         return .replace(next)
     }
 
-    /// The record's entry when the response says nothing of it: sent again next time.
-    static func unanswered(entry: RecordEntry) -> Outcome {
-        guard entry.status == .sent else { return .keep }
+    /// Whether `error` says the server has another version of the record than the request was
+    /// made from: a conflict, or a create of a record that exists.
+    static func isConflict(_ error: RecordServerError) -> Bool {
+        error.isConflict || error.serverErrorCode == .exists
+    }
+
+    /// The record's entry when the response says nothing of it: sent again next time — when the
+    /// response answers the last request that carried it (`isLatest`); while a later request is
+    /// out, that one's answer tells.
+    static func unanswered(entry: RecordEntry, isLatest: Bool) -> Outcome {
+        guard entry.status == .sent, isLatest else { return .keep }
         var next = entry
         next.status = .pending
         return .replace(next)
@@ -139,9 +231,16 @@ enum ServerChanges {
     /// two are in conflict, kept side by side — unless it is what the last request that carried
     /// the record sent, `sent`: the app's own update, fetched before its answer came, which the
     /// edit made since updates.
-    static func fetched(_ fetched: Record, key: RecordKey, existing: RecordEntry?, sent: EncodedRecord? = nil) throws
-        -> Outcome
-    {
+    ///
+    /// A record that a conflict answer put in conflict (``refused(with:entry:)``), whose server
+    /// version is not known yet, is no conflict when the server's version is what its own
+    /// requests sent: `refused`, the version the refused request sent — an earlier request sent
+    /// it too, and its answer was lost — or `sent`, a later request's, which the server took.
+    /// The record is synced when its local version is that one, else owed as a change of it.
+    static func fetched(
+        _ fetched: Record, key: RecordKey, existing: RecordEntry?, sent: EncodedRecord? = nil,
+        refused: EncodedRecord? = nil
+    ) throws -> Outcome {
         guard let existing else {
             return .replace(
                 RecordEntry(
@@ -177,6 +276,14 @@ enum ServerChanges {
             } else if existing.status != .conflict, let sent,
                 try fetched.update(to: sent.decoded(as: existing.key)).isEmptyUpdate
             {
+                next.server = try EncodedRecord(fetched)
+                next.lastError = nil
+            } else if existing.status == .conflict, existing.server == nil,
+                try [refused, sent].contains(where: { own in
+                    try own.map { try fetched.update(to: $0.decoded(as: existing.key)).isEmptyUpdate } ?? false
+                })
+            {
+                next.status = existing.isDeletion ? .deletedLocally : .pending
                 next.server = try EncodedRecord(fetched)
                 next.lastError = nil
             } else {
