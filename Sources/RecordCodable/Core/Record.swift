@@ -39,8 +39,15 @@ public struct Record: Hashable, Sendable {
 
     /// The system fields that the server assigned when it last saved the record, or `nil` for a
     /// record that the server has not seen yet.
+    ///
+    /// Its ``RecordMetadata/recordName`` is always the record's own ``recordName`` (`nil` while
+    /// that is empty), whatever was set: in a record, the name is the record's.
     public var metadata: RecordMetadata? {
-        get { metadataBox?.value }
+        get {
+            guard var metadata = metadataBox?.value else { return nil }
+            metadata.recordName = recordName.isEmpty ? nil : recordName
+            return metadata
+        }
         set { metadataBox = newValue.map(Shared.init) }
     }
 

@@ -64,6 +64,20 @@ public struct RecordMetadata: Hashable, Sendable, Codable {
     /// (`createShortGUID` in a save).
     public var shortGUID: String?
 
+    /// The name of the record this metadata belongs to: identity travels with the system fields,
+    /// as it does in CloudKit's.
+    ///
+    /// ``RecordDecoder`` sets it from the record it reads, and a ``Record`` read from CloudKit's
+    /// JSON has it too (a record's metadata always holds the record's own name). So a model that
+    /// keeps its metadata but has no identifier property of its own is saved again under the same
+    /// name: ``RecordEncoder`` names the record from it. A model that has both, with different
+    /// values, is an error, and so is metadata with a change tag but no name to prove which record
+    /// it belongs to — never a new record name for a record the server already has.
+    ///
+    /// Equality leaves it out: two metadata are equal when the server said the same of their
+    /// records, so a model read from a record equals the model it was written from.
+    public var recordName: String?
+
     /// Creates metadata; a record that the server has not seen yet has none of it.
     ///
     /// - Parameters:
@@ -74,6 +88,7 @@ public struct RecordMetadata: Hashable, Sendable, Codable {
     ///   - deleted: Whether the server reports the record as deleted.
     ///   - share: The share that the record belongs to.
     ///   - shortGUID: The short identifier of the record's share URL.
+    ///   - recordName: The name of the record the metadata belongs to.
     public init(
         changeTag: String? = nil,
         created: Stamp? = nil,
@@ -81,7 +96,8 @@ public struct RecordMetadata: Hashable, Sendable, Codable {
         zoneID: RecordZoneID? = nil,
         deleted: Bool = false,
         share: RecordReference? = nil,
-        shortGUID: String? = nil
+        shortGUID: String? = nil,
+        recordName: String? = nil
     ) {
         self.changeTag = changeTag
         self.created = created
@@ -90,9 +106,30 @@ public struct RecordMetadata: Hashable, Sendable, Codable {
         self.deleted = deleted
         self.share = share
         self.shortGUID = shortGUID
+        self.recordName = recordName
     }
 
-    private enum CodingKeys: String, CodingKey { case changeTag, created, modified, zoneID, deleted, share, shortGUID }
+    /// Whether the server said the same of both records; their ``recordName`` is left out.
+    public static func == (first: RecordMetadata, second: RecordMetadata) -> Bool {
+        first.changeTag == second.changeTag && first.created == second.created && first.modified == second.modified
+            && first.zoneID == second.zoneID && first.deleted == second.deleted && first.share == second.share
+            && first.shortGUID == second.shortGUID
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(changeTag)
+        hasher.combine(created)
+        hasher.combine(modified)
+        hasher.combine(zoneID)
+        hasher.combine(deleted)
+        hasher.combine(share)
+        hasher.combine(shortGUID)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case changeTag, created, modified, zoneID, deleted, share, shortGUID, recordName
+    }
 
     /// Reads metadata; a missing `deleted` is `false`.
     public init(from decoder: any Decoder) throws {
@@ -104,5 +141,6 @@ public struct RecordMetadata: Hashable, Sendable, Codable {
         deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
         share = try container.decodeIfPresent(RecordReference.self, forKey: .share)
         shortGUID = try container.decodeIfPresent(String.self, forKey: .shortGUID)
+        recordName = try container.decodeIfPresent(String.self, forKey: .recordName)
     }
 }

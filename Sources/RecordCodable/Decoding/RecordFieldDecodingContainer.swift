@@ -63,9 +63,11 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         // A RecordMetadata property is never a field: it reads the record's metadata, which a
-        // record the server has not seen yet has none of.
+        // record the server has not seen yet has none of but its name.
         if T.self == RecordMetadata.self {
-            return try reinterpret(engine.record.metadata ?? RecordMetadata(), as: type)
+            let name = engine.record.recordName
+            return try reinterpret(
+                engine.record.metadata ?? RecordMetadata(recordName: name.isEmpty ? nil : name), as: type)
         }
         if KnownTypes.isOptionalMetadata(T.self) { return try reinterpret(engine.record.metadata, as: type) }
         let name = key.stringValue

@@ -17,9 +17,16 @@ extension RecordEncoder {
     /// - Returns: The model's record, then the record of every model it links to.
     /// - Throws: What ``encode(_:)`` throws, for the model or for any model it links to.
     public func encodeGraph<T: Encodable>(_ value: T) throws -> [Record] {
+        try encodeGraph(value, named: nil)
+    }
+
+    /// ``encodeGraph(_:)`` for a caller that names the model's record itself (RecordStore's
+    /// key-value view, whose records are named by their keys): `name` is the record's name when
+    /// the model gives none, so that metadata the model holds is never taken for another record's.
+    package func encodeGraph<T: Encodable>(_ value: T, named name: String?) throws -> [Record] {
         try Self.rejectRecord(value)
         let graph = GraphEncoding()
-        let root = try encodeRecord(value, graph: graph, fallbackName: nil)
+        let root = try encodeRecord(value, graph: graph, fallbackName: name)
         graph.markEncoded(root)
         var records = [root]
         while let next = graph.next() {

@@ -305,7 +305,13 @@ final class RecordEncodingEngine: Encoder {
         let (fields, newLayout) = draft.fields.finish()
         guard draft.fields.size <= options.maximumRecordSize else { throw recordTooLarge(fields) }
         if let newLayout { note(newLayout, of: T.self) }
-        let recordName = try draft.identity.name ?? finishedRecordName(of: value, fields: fields)
+        let recordName: String
+        if let name = draft.identity.name, draft.identity.metadata == nil {
+            recordName = name
+        } else {
+            recordName = try finishedRecordName(of: value, fields: fields)
+        }
+        if options.zoneID != nil { try placeInEncoderZone(value) }
         if !draft.encryptedKeys.isEmpty || options.hasEncryptedKeys {
             return try encryptedRecord(named: recordName, fields: fields)
         }
@@ -350,13 +356,23 @@ final class RecordEncodingEngine: Encoder {
         return record
     }
 
-    /// The record's name when its identifier gave none (``finish(encoding:)`` takes the
-    /// identifier's value itself): for a linked model without one, the name its references give
-    /// it; empty for an identifier that is `nil`, so that the server names the record; else a new
-    /// UUID, or an empty name for an encoder that does not name such models.
+    /// The record's name when its identifier gave none, or the model wrote its metadata
+    /// (``finish(encoding:)`` takes the identifier's value itself otherwise).
+    ///
+    /// In order: the identifier's value, which must agree with the metadata's
+    /// ``RecordMetadata/recordName`` when both are there; the metadata's name; for a linked model,
+    /// the name its references give it. With none of these, a record whose metadata has a change
+    /// tag is an error: the server has that record, and no new name may stand for it. Else the
+    /// name is empty for an identifier that is `nil`, so that the server names the record, or a
+    /// new UUID, or empty for an encoder that does not name such models.
     @inline(never)
     private func finishedRecordName<T>(of value: T, fields: [String: RecordValue]) throws -> String {
+        let metadata = draft.identity.metadata?.value
+        if let name = try draft.identity.name(agreeingWith: metadata, identifierKey: roles.identifierKey) {
+            return name
+        }
         if let fallbackName { return fallbackName }
+        if let changeTag = metadata?.changeTag { throw unprovableName(of: value, changeTag: changeTag) }
         if draft.identity.wroteIdentifier { return "" }
         if options.identifierKeyIsExplicit, let identifierKey = roles.identifierKey {
             // A key set by hand that the model never writes is a mistake, such as "ID" for `id`:
@@ -370,6 +386,38 @@ final class RecordEncodingEngine: Encoder {
                     + "with a new UUID.")
         }
         return options.namesUnidentifiedModels ? UUID().uuidString : ""
+    }
+
+    /// The error for a model whose metadata has a change tag, but whose record has no name to
+    /// prove which record the tag belongs to.
+    @inline(never)
+    private func unprovableName<T>(of value: T, changeTag: String) -> EncodingError {
+        EncodingError.invalid(
+            value, at: .root,
+            "\(T.self)'s metadata has the change tag '\(changeTag)' of a record the server has, but no record "
+                + "name: the model has no identifier, and the metadata no recordName. Keep the metadata that "
+                + "RecordDecoder read (its recordName names the record), or give the model an identifier.")
+    }
+
+    /// Puts the record in the encoder's zone (``RecordEncoder/zoneID``): the zone of its
+    /// metadata, which holds only the zone when the model wrote none. Metadata of another zone
+    /// is an error, since a record cannot move from one zone to another.
+    @inline(never)
+    private func placeInEncoderZone<T>(_ value: T) throws {
+        guard let zoneID = options.zoneID else { return }
+        var metadata = draft.identity.metadata?.value ?? RecordMetadata()
+        if let other = metadata.zoneID {
+            guard other == zoneID else {
+                throw EncodingError.invalid(
+                    value, at: .root,
+                    "\(T.self)'s metadata places its record in zone '\(other.zoneName)', but the encoder writes "
+                        + "records to zone '\(zoneID.zoneName)': a record cannot move between zones. Encode it "
+                        + "with an encoder whose zoneID is the record's, or nil.")
+            }
+            return
+        }
+        metadata.zoneID = zoneID
+        draft.identity.setMetadata(metadata)
     }
 
     /// Lets go of the values the model was building, when encoding stops early with an error.

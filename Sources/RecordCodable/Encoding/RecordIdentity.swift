@@ -70,6 +70,24 @@ struct RecordIdentity {
         name = nil
     }
 
+    /// The record's name from the identifier and the metadata's ``RecordMetadata/recordName``:
+    /// the one that is there, or the identifier's when both are and agree. Both, with different
+    /// names, is an error at the identifier's path: the model would save one record's system
+    /// fields under another's name.
+    func name(agreeingWith metadata: RecordMetadata?, identifierKey: String?) throws -> String? {
+        guard let recorded = metadata?.recordName else { return name }
+        guard let name else { return recorded }
+        guard name == recorded else {
+            let key = AnyCodingKey(stringValue: identifierKey ?? "")
+            throw EncodingError.invalid(
+                name, at: identifierKey == nil ? [] : [key],
+                "The identifier '\(key.stringValue)' names the record '\(name)', but the model's metadata belongs "
+                    + "to the record '\(recorded)': a model keeps the metadata of its own record. Set the metadata "
+                    + "to nil for a new record, or keep the identifier the metadata was read with.")
+        }
+        return name
+    }
+
     mutating func setMetadata(_ metadata: RecordMetadata?) {
         self.metadata = metadata.map(Shared.init)
     }

@@ -104,7 +104,7 @@ public struct KeyValueStore: Sendable {
         }
         let records: [Record]
         do {
-            records = try Self.encoder.encodeGraph(StoredValue(value: value))
+            records = try Self.encoder.encodeGraph(StoredValue(value: value), named: key)
         } catch let error as EncodingError {
             throw error.withContext { context in
                 EncodingError.Context(

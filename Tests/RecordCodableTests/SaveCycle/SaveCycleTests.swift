@@ -315,8 +315,13 @@ struct SaveCycleTests {
     func changedIdentifier() throws {
         var note = try Self.decodedNote()
         note.id = "N2"
-        let error = expectEncodingError(at: "") { _ = try RecordEncoder().encode(note, updating: Self.fetched()) }
-        #expect(error?.context?.debugDescription.hasPrefix("The model's identifier names record 'N2'") == true)
+        // The metadata the model read names its record: the identifier must agree with it.
+        let error = expectEncodingError(at: "id") { _ = try RecordEncoder().encode(note, updating: Self.fetched()) }
+        #expect(error?.context?.debugDescription.hasPrefix("The identifier 'id' names the record 'N2'") == true)
+        // Without the metadata, the save cycle's own check says so.
+        note.metadata = nil
+        let other = expectEncodingError(at: "") { _ = try RecordEncoder().encode(note, updating: Self.fetched()) }
+        #expect(other?.context?.debugDescription.hasPrefix("The model's identifier names record 'N2'") == true)
     }
 
     @Test("A model that cannot read the original says so")
@@ -459,7 +464,9 @@ struct SaveCycleTests {
         #expect(try RecordEncoder().encode(album, updating: original).fields.keys.sorted() == ["cover"])
     }
 
-    @Test("Models matched with originals need identifiers: one that came from the server without one is an error")
+    @Test(
+        "Models matched with originals without identifiers: named by the metadata they read; metadata with no name is an error"
+    )
     func requestOfModelsWithoutIdentifiers() throws {
         struct Untitled: Codable {
             var title: String
@@ -470,6 +477,12 @@ struct SaveCycleTests {
             metadata: RecordMetadata(changeTag: "t"))
         var model = try RecordDecoder().decode(Untitled.self, from: fetched)
         model.title = "b"
+        let request = try RecordsModifyRequest(saving: [model], updating: [fetched])
+        #expect(request.operations.map(\.operationType) == [.update])
+        #expect(request.operations.first?.record.recordName == "U1")
+        #expect(request.operations.first?.record.fields == ["title": .string("b")])
+        // Metadata that names no record proves nothing: never an update of a name made up.
+        model.metadata?.recordName = nil
         expectEncodingError(at: "") { _ = try RecordsModifyRequest(saving: [model], updating: [fetched]) }
         // A new one, never saved, is created.
         let new = try RecordsModifyRequest(saving: [Untitled(title: "c")], updating: [fetched])
