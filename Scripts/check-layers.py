@@ -42,6 +42,12 @@ ORDER = {
         "SaveCycle",  # updates of what changed, model conveniences on request bodies
         "Schema",  # the schema language and its checks against models
     ],
+    "RecordCodableCloudKit": [
+        "Support",  # the bridge's coding-path keys and error builders
+        "Values",  # each RecordValue <-> the object a CKRecord holds: numbers, lists, assets, references, zones, locations
+        "SystemFields",  # CloudKitSystemFields: the archive of a CKRecord's system fields
+        "Records",  # Record <-> CKRecord: fields, encrypted and cleared fields, metadata, the checks before CloudKit
+    ],
     "RecordStore": [
         "Core",  # RecordStoreError, RecordStoreCipher, RecordKey, SyncStatus, a record's state
         "Bytes",  # byte reader and writer, CRC-32: formats that know nothing of files
