@@ -48,32 +48,20 @@
             #expect(twice.sortedChangedKeys == ["body", "title"])
         }
 
-        @Test("a record type that differs from the archive's is an error, not a trap")
-        func typeMismatch() throws {
-            let (_, systemFields) = try Self.saved()
-            let other = Record(recordType: "Task", recordName: "N1")
-            expectEncodingError(at: "", mentioning: "those of a 'Note' record, not of a 'Task' record") {
-                _ = try other.ckRecord(systemFields: systemFields)
-            }
-        }
+        static let mismatches: [(String, String, RecordZoneID?, String)] = [
+            ("Task", "N1", nil, "those of a 'Note' record, not of a 'Task' record"),
+            ("Note", "N2", nil, "the record named 'N1', not of 'N2'"),
+            ("Note", "N1", RecordZoneID(zoneName: "Archive"), "in zone 'Notes'"),
+        ]
 
-        @Test("a record name that differs from the archive's is an error, not a trap")
-        func nameMismatch() throws {
+        @Test(
+            "a record type, name or zone that differs from the archive's is an error, not a trap", arguments: mismatches
+        )
+        func mismatch(type: String, name: String, zone: RecordZoneID?, words: String) throws {
             let (_, systemFields) = try Self.saved()
-            let other = Record(recordType: "Note", recordName: "N2")
-            expectEncodingError(at: "", mentioning: "the record named 'N1', not of 'N2'") {
-                _ = try other.ckRecord(systemFields: systemFields)
-            }
-        }
-
-        @Test("a zone that differs from the archive's is an error")
-        func zoneMismatch() throws {
-            let (_, systemFields) = try Self.saved()
-            var other = Record(recordType: "Note", recordName: "N1")
-            other.metadata = RecordMetadata(zoneID: RecordZoneID(zoneName: "Archive"))
-            expectEncodingError(at: "", mentioning: "in zone 'Notes'") {
-                _ = try other.ckRecord(systemFields: systemFields)
-            }
+            var other = Record(recordType: type, recordName: name)
+            other.metadata = zone.map { RecordMetadata(zoneID: $0) }
+            expectEncodingError(at: "", mentioning: words) { _ = try other.ckRecord(systemFields: systemFields) }
         }
 
         @Test("bytes that are not an archive are an error")
@@ -97,7 +85,7 @@
         func codable() throws {
             let (_, systemFields) = try Self.saved()
             let json = try JSONEncoder().encode(systemFields)
-            #expect(String(decoding: json, as: UTF8.self) == "\"\(systemFields.data.base64EncodedString())\"")
+            #expect(try JSONDecoder().decode(String.self, from: json) == systemFields.data.base64EncodedString())
             #expect(try JSONDecoder().decode(CloudKitSystemFields.self, from: json) == systemFields)
             let sendable: any Sendable & Hashable = systemFields
             #expect(Set([systemFields, systemFields]).count == 1)
