@@ -80,7 +80,7 @@
             record.setObject(NSNumber(value: 2.5), forKey: "double")
             record.setObject(NSNumber(value: true), forKey: "bool")
             func type(_ key: String) throws -> UInt8 {
-                UInt8(bitPattern: try #require(record.object(forKey: key) as? NSNumber).objCType.pointee)
+                UInt8(truncatingIfNeeded: try #require(record.object(forKey: key) as? NSNumber).objCType.pointee)
             }
             #expect(try [UInt8(ascii: "q"), UInt8(ascii: "l")].contains(type("integer")))
             #expect(try type("double") == UInt8(ascii: "d"))

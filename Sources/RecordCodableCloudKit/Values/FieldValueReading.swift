@@ -34,7 +34,7 @@
         }
 
         private static func value(of number: NSNumber, at path: [any CodingKey]) throws -> RecordValue {
-            switch UInt8(bitPattern: number.objCType.pointee) {
+            switch UInt8(truncatingIfNeeded: number.objCType.pointee) {
             case UInt8(ascii: "f"), UInt8(ascii: "d"):
                 return .double(number.doubleValue)
             case UInt8(ascii: "c"), UInt8(ascii: "C"), UInt8(ascii: "B"), UInt8(ascii: "s"), UInt8(ascii: "S"),
