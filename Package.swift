@@ -11,6 +11,18 @@ let package = Package(
         .library(name: "RecordStore", targets: ["RecordStoreKit"]),
         // The .ckdb tool: validate, format as cktool writes, and diff CloudKit schema files.
         .executable(name: "ckdb", targets: ["ckdb"]),
+        // Record <-> CKRecord on Apple platforms; an empty module elsewhere.
+        .library(name: "RecordCodableCloudKit", targets: ["RecordCodableCloudKit"]),
+    ],
+    traits: [
+        .trait(
+            name: "CloudKitShim",
+            description: """
+                Compiles RecordCodableCloudKit and its tests on Linux against a shim of the part of CloudKit's \
+                and Core Location's API that the bridge uses, so that CI can test the bridge without Apple's \
+                SDK. For this package's own tests only: the shim is not CloudKit.
+                """
+        )
     ],
     targets: [
         .target(name: "RecordCodable"),
@@ -18,6 +30,22 @@ let package = Package(
             name: "RecordStoreKit",
             dependencies: ["RecordCodable"],
             path: "Sources/RecordStore"
+        ),
+        // The bridge: its source imports CloudKit where it can, else the shim when the trait is on (Linux).
+        .target(
+            name: "RecordCodableCloudKit",
+            dependencies: [
+                "RecordCodable",
+                .target(name: "CloudKitAPIShim", condition: .when(platforms: [.linux], traits: ["CloudKitShim"])),
+            ]
+        ),
+        // CloudKit's and Core Location's API as the bridge uses it, for Linux. SwiftPM builds every target of
+        // the root package, and a trait cannot remove one, so its sources are empty unless the trait is on.
+        // Never named CloudKit or CoreLocation: every module lands in one folder, and canImport would see it.
+        .target(
+            name: "CloudKitAPIShim",
+            path: "Tests/CloudKitShim",
+            exclude: ["README.md"]
         ),
         .executableTarget(
             name: "ckdb",
@@ -52,6 +80,13 @@ let package = Package(
         .testTarget(
             name: "RecordCodableTests",
             dependencies: ["RecordCodable"]
+        ),
+        .testTarget(
+            name: "RecordCodableCloudKitTests",
+            dependencies: [
+                "RecordCodableCloudKit", "RecordCodable",
+                .target(name: "CloudKitAPIShim", condition: .when(platforms: [.linux], traits: ["CloudKitShim"])),
+            ]
         ),
         // A process that the crash tests start, write through and kill: it lives with the tests,
         // outside the library.

@@ -46,6 +46,12 @@ ORDER = {
         "Support",  # how the tool ends (its exit status), files read
         "Commands",  # validate, format, diff, the help, main.swift (the work is RecordCodable's Schema/)
     ],
+    "RecordCodableCloudKit": [
+        "Support",  # the bridge's coding-path keys and error builders
+        "Values",  # each RecordValue <-> the object a CKRecord holds: numbers, lists, assets, references, zones, locations
+        "SystemFields",  # CloudKitSystemFields: the archive of a CKRecord's system fields
+        "Records",  # Record <-> CKRecord: fields, encrypted and cleared fields, metadata, the checks before CloudKit
+    ],
     "RecordStore": [
         "Core",  # RecordStoreError, RecordStoreCipher, RecordKey, SyncStatus, a record's state
         "Bytes",  # byte reader and writer, CRC-32: formats that know nothing of files

@@ -1,5 +1,5 @@
 /// The rule every field name must follow to be accepted by a record store such as CloudKit.
-enum FieldName {
+package enum FieldName {
     /// The longest field name, in bytes.
     static let maximumLength = 255
 
@@ -8,7 +8,7 @@ enum FieldName {
     ///
     /// Every field of every record is checked, so the check reads each byte once, through a
     /// table.
-    static func isValid(_ name: String) -> Bool {
+    package static func isValid(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { bytes in
             guard let first = bytes.first, byteClass[Int(first)] == letter, bytes.count <= maximumLength else {
@@ -36,7 +36,7 @@ enum FieldName {
     }
 
     /// Why `name` is not a valid field name, for an error message.
-    static func problem(with name: String) -> String {
+    package static func problem(with name: String) -> String {
         if name.isEmpty { return "a field name cannot be empty" }
         if name.utf8.count > maximumLength {
             return "a field name is at most \(maximumLength) bytes, and this one has \(name.utf8.count)"

@@ -1,20 +1,20 @@
 /// A coding key of any value: the keys of dictionaries, list indices, and keys carried in paths.
-struct AnyCodingKey: CodingKey, Hashable, Sendable {
-    let stringValue: String
-    let intValue: Int?
+package struct AnyCodingKey: CodingKey, Hashable, Sendable {
+    package let stringValue: String
+    package let intValue: Int?
 
-    init(stringValue: String) {
+    package init(stringValue: String) {
         self.stringValue = stringValue
         self.intValue = nil
     }
 
-    init(intValue: Int) {
+    package init(intValue: Int) {
         self.stringValue = String(intValue)
         self.intValue = intValue
     }
 
     /// The key of a list element, named as Foundation's coders name it ("Index 3").
-    init(index: Int) {
+    package init(index: Int) {
         self.stringValue = "Index \(index)"
         self.intValue = index
     }
