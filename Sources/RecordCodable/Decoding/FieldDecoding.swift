@@ -146,7 +146,7 @@ extension RecordDecodingEngine {
             let strings = try elements(of: list, at: path()) {
                 if case .string(let string) = $0 { string } else { nil }
             } orThrow: {
-                try Unbox.string($0, at: $1)
+                try Unbox.string($0, readingBytes: options.readsStringsFromUTF8Bytes, at: $1)
             }
             return try reinterpret(strings, as: type)
         case .integers:

@@ -61,6 +61,20 @@ public struct RecordDecoder: Sendable {
         set { options = options.changed { $0.checksRecordType = newValue } }
     }
 
+    /// Whether a `String` property reads a bytes field that holds UTF-8 text, beside a string
+    /// field. The default is `false`: a `String` reads only a string field.
+    ///
+    /// Some containers keep one field as text in some records and as bytes in others — Apple's
+    /// Photos keeps a file's name, `filenameEnc`, as `ENCRYPTED_BYTES` of UTF-8 text in most
+    /// records and as `STRING` in a few. Turned on, the property reads either; bytes that are not
+    /// valid UTF-8 are `DecodingError.dataCorrupted` at the field's coding path. Only `String`
+    /// values read this way (a property, an element of a list, a string-backed enum's raw value);
+    /// `Data` still reads only bytes.
+    public var readsStringsFromUTF8Bytes: Bool {
+        get { options.value.readsStringsFromUTF8Bytes }
+        set { options = options.changed { $0.readsStringsFromUTF8Bytes = newValue } }
+    }
+
     /// Creates a decoder with the default options.
     public init() {}
 
@@ -106,6 +120,7 @@ extension RecordDecoder {
         var userInfo: [CodingUserInfoKey: any Sendable] = [:]
         var fieldNaming: (@Sendable ([any CodingKey]) -> any CodingKey)?
         var checksRecordType = true
+        var readsStringsFromUTF8Bytes = false
     }
 
     /// Refuses a record whose type is not the record type of `type`, the model's type at run

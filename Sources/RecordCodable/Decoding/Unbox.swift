@@ -2,11 +2,29 @@ import Foundation
 
 /// Reads plain values out of record values, with the checks that keep them lossless.
 enum Unbox {
-    static func string(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> String {
+    /// A `String` from a `string`; also from `bytes` of UTF-8 text when `readingBytes` says so
+    /// (``RecordDecoder/readsStringsFromUTF8Bytes``), which is asked only for a value that is not a
+    /// string.
+    static func string(
+        _ value: RecordValue, readingBytes: @autoclosure () -> Bool = false, at path: @autoclosure () -> CodingPath
+    ) throws -> String {
         guard case .string(let string) = value else {
-            throw DecodingError.typeMismatch(String.self, found: value, at: path())
+            return try otherString(value, readingBytes: readingBytes(), at: path())
         }
         return string
+    }
+
+    @inline(never)
+    private static func otherString(_ value: RecordValue, readingBytes: Bool, at path: CodingPath) throws -> String {
+        guard readingBytes, case .bytes(let bytes) = value else {
+            throw DecodingError.typeMismatch(String.self, found: value, at: path)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw DecodingError.corrupted(
+                "Expected to decode String from bytes of UTF-8 text, but the \(bytes.count) bytes are not valid UTF-8.",
+                at: path)
+        }
+        return text
     }
 
     /// A `Bool` is stored as the integer 0 or 1; any other number is corrupt, not `false`.
