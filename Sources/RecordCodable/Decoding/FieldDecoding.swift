@@ -121,7 +121,7 @@ extension RecordDecodingEngine {
             }
             return try reinterpret(data, as: type)
         case .url:
-            return try reinterpret(Unbox.url(value, at: path()), as: type)
+            return try reinterpret(Unbox.url(value, fileName: options.assetFileName, at: path()), as: type)
         case .uuid:
             return try reinterpret(Unbox.uuid(value, at: path()), as: type)
         case .decimal:

@@ -75,6 +75,14 @@ public struct RecordDecoder: Sendable {
         set { options = options.changed { $0.readsStringsFromUTF8Bytes = newValue } }
     }
 
+    /// The file name that a `URL` property read from a server asset downloads as: what fills the
+    /// `${f}` placeholder of the asset's ``RecordAsset/downloadURL``. The default is the field's
+    /// name (``AssetFileName/fieldName``).
+    public var assetFileName: AssetFileName {
+        get { options.value.assetFileName }
+        set { options = options.changed { $0.assetFileName = newValue } }
+    }
+
     /// Creates a decoder with the default options.
     public init() {}
 
@@ -121,6 +129,7 @@ extension RecordDecoder {
         var fieldNaming: (@Sendable ([any CodingKey]) -> any CodingKey)?
         var checksRecordType = true
         var readsStringsFromUTF8Bytes = false
+        var assetFileName = AssetFileName.fieldName
     }
 
     /// Refuses a record whose type is not the record type of `type`, the model's type at run

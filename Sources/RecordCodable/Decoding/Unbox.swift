@@ -108,9 +108,11 @@ enum Unbox {
 
     /// A web URL from its text, or a file's URL from an asset: its local file, else its download
     /// address, in which CloudKit's `${f}` placeholder for the file name to download as is filled
-    /// in with the property's name (left as it is, `URL` would percent-encode it into an address
-    /// the server does not know).
-    static func url(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> URL {
+    /// in as `fileName` says (left as it is, `URL` would percent-encode it into an address the
+    /// server does not know).
+    static func url(
+        _ value: RecordValue, fileName: AssetFileName = .fieldName, at path: @autoclosure () -> CodingPath
+    ) throws -> URL {
         switch value {
         case .string(let string):
             guard let url = URL(string: string) else {
@@ -119,11 +121,14 @@ enum Unbox {
             return url
         case .asset(let asset):
             if let fileURL = asset.fileURL { return fileURL }
-            if let address = asset.downloadURL {
-                let fileName = path().keys.last(where: { $0.intValue == nil })?.stringValue ?? "file"
-                let filled = address.replacingOccurrences(
-                    of: "${f}", with: fileName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "file")
-                if let url = URL(string: filled) { return url }
+            if asset.downloadURL != nil {
+                let keys = path().keys
+                let name: String
+                switch fileName {
+                case .fieldName: name = keys.last(where: { $0.intValue == nil })?.stringValue ?? "file"
+                case .custom(let choose): name = choose(keys, asset)
+                }
+                if let url = asset.downloadURL(fileName: name) { return url }
             }
             throw DecodingError.corrupted("The asset has neither a file URL nor a valid download URL.", at: path())
         default:
