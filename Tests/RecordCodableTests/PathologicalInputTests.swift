@@ -200,7 +200,7 @@ struct PathologicalInputTests {
                 count = try decoder.container(keyedBy: AnyCodingKey.self).allKeys.count
             }
         }
-        #expect(try RecordDecoder().decode(Bag.self, from: record).count == 10_000)
+        #expect(try anyTypeDecoder.decode(Bag.self, from: record).count == 10_000)
         #expect(try JSONDecoder().decode(Record.self, from: JSONEncoder().encode(record)) == record)
     }
 
@@ -214,7 +214,7 @@ struct PathologicalInputTests {
             _ = try RecordDecoder().decode(
                 NestedValueTests.Customer.self,
                 from: Record(
-                    recordType: "C", recordName: "c", fields: ["address": .bytes(bytes), "history": .list([])]))
+                    recordType: "Customer", recordName: "c", fields: ["address": .bytes(bytes), "history": .list([])]))
         }
     }
 }

@@ -156,3 +156,11 @@ func onSmallStack<Result: Sendable>(
 private final class ThreadOutcome<Value>: @unchecked Sendable {
     var result: Result<Value, any Error>?
 }
+
+/// A decoder that reads records of any type (`checksRecordType` off), for tests of what a record
+/// holds rather than of its type.
+let anyTypeDecoder: RecordDecoder = {
+    var decoder = RecordDecoder()
+    decoder.checksRecordType = false
+    return decoder
+}()

@@ -132,6 +132,16 @@ public struct Record: Hashable, Sendable {
         set { changeExtras { $0.isUpdate = newValue } }
     }
 
+    /// The fields of the record as the server sent it that could not be read, and so are not in
+    /// ``fields``: set on the part of a record of a page that reads, when the whole does not.
+    /// Saving never writes them: an update
+    /// leaves them as the server has them, and a replace, which would clear them, is refused.
+    /// Outside equality, and not written to JSON.
+    var unreadFields: Set<String> {
+        get { extrasBox?.value.unreadFields ?? [] }
+        set { changeExtras { $0.unreadFields = newValue } }
+    }
+
     /// What few records have beside their fields and metadata, kept apart for the same reason as
     /// the metadata.
     private var extrasBox: Shared<Extras>?
@@ -141,6 +151,7 @@ public struct Record: Hashable, Sendable {
         var clearedFields: Set<String> = []
         var fieldTypeHints: [String: String] = [:]
         var isUpdate = false
+        var unreadFields: Set<String> = []
     }
 
     private mutating func changeExtras(_ change: (inout Extras) -> Void) {

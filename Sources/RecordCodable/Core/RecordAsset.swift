@@ -77,6 +77,29 @@ public struct RecordAsset: Hashable, Sendable, Codable {
         self.downloadURL = downloadURL
     }
 
+    /// The address to download the file from, as the file named `fileName`: the
+    /// ``downloadURL`` with CloudKit's `${f}` placeholder filled in with the name, percent-encoded
+    /// for a path. `nil` when the asset has no download address or the result is not a valid URL.
+    ///
+    /// The server serves the same file whatever the name; the name is the one the download
+    /// suggests, which a `URLSession` download task or a browser saves the file under.
+    ///
+    /// ```swift
+    /// let url = asset.downloadURL(fileName: "IMG_0042.HEIC")
+    /// // https://cvws.icloud-content.com/B/AY6c…/IMG_0042.HEIC?o=Ai7a…
+    /// ```
+    public func downloadURL(fileName: String) -> URL? {
+        guard let downloadURL else { return nil }
+        // A name that cannot be encoded (never the case for valid Unicode) leaves the placeholder
+        // to a name that can.
+        let encoded = fileName.addingPercentEncoding(withAllowedCharacters: Self.fileNameCharacters) ?? "file"
+        return URL(string: downloadURL.replacingOccurrences(of: "${f}", with: encoded))
+    }
+
+    /// The characters a file name keeps as they are in a download address: a path's, without
+    /// the `/` that would make the name a path, the `;` a path's parameters begin with, nor `?`.
+    private static let fileNameCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;?"))
+
     /// Whether the server can resolve the asset: it has the receipt of an upload, or the checksum
     /// of a file the server holds. An asset with only a local file must be uploaded first.
     var isKnownToServer: Bool { receipt != nil || fileChecksum != nil }

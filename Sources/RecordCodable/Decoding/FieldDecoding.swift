@@ -121,7 +121,7 @@ extension RecordDecodingEngine {
             }
             return try reinterpret(data, as: type)
         case .url:
-            return try reinterpret(Unbox.url(value, at: path()), as: type)
+            return try reinterpret(Unbox.url(value, fileName: options.assetFileName, at: path()), as: type)
         case .uuid:
             return try reinterpret(Unbox.uuid(value, at: path()), as: type)
         case .decimal:
@@ -146,7 +146,7 @@ extension RecordDecodingEngine {
             let strings = try elements(of: list, at: path()) {
                 if case .string(let string) = $0 { string } else { nil }
             } orThrow: {
-                try Unbox.string($0, at: $1)
+                try Unbox.string($0, readingBytes: options.readsStringsFromUTF8Bytes, at: $1)
             }
             return try reinterpret(strings, as: type)
         case .integers:

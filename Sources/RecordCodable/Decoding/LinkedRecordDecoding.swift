@@ -65,6 +65,7 @@ extension RecordDecoder {
     /// Decodes a model from its record and the linked records that `graph` holds, which is left
     /// with what the decoding found (see ``GraphDecoding/unreadLinks``).
     func decode<T: Decodable>(_ type: T.Type, from record: Record, in graph: GraphDecoding) throws -> T {
+        try checkRecordType(of: record, against: type)
         graph.begin(GraphDecoding.Link(of: record))
         let engine = RecordDecodingEngine(record: record, options: self, graph: graph)
         defer { engine.finish() }

@@ -31,7 +31,8 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         let name = key.stringValue
         if engine.isIdentifier(named: name) { return try engine.recordName(forKey: key) }
-        return try Unbox.string(field(key, named: name), at: .field(key))
+        return try Unbox.string(
+            field(key, named: name), readingBytes: engine.options.readsStringsFromUTF8Bytes, at: .field(key))
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
@@ -84,7 +85,9 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         let name = key.stringValue
         if engine.isIdentifier(named: name) { return engine.hasName ? engine.record.recordName : nil }
-        return try engine.field(named: name).map { try Unbox.string($0, at: .field(key)) }
+        return try engine.field(named: name).map {
+            try Unbox.string($0, readingBytes: engine.options.readsStringsFromUTF8Bytes, at: .field(key))
+        }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {

@@ -2,11 +2,29 @@ import Foundation
 
 /// Reads plain values out of record values, with the checks that keep them lossless.
 enum Unbox {
-    static func string(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> String {
+    /// A `String` from a `string`; also from `bytes` of UTF-8 text when `readingBytes` says so
+    /// (``RecordDecoder/readsStringsFromUTF8Bytes``), which is asked only for a value that is not a
+    /// string.
+    static func string(
+        _ value: RecordValue, readingBytes: @autoclosure () -> Bool = false, at path: @autoclosure () -> CodingPath
+    ) throws -> String {
         guard case .string(let string) = value else {
-            throw DecodingError.typeMismatch(String.self, found: value, at: path())
+            return try otherString(value, readingBytes: readingBytes(), at: path())
         }
         return string
+    }
+
+    @inline(never)
+    private static func otherString(_ value: RecordValue, readingBytes: Bool, at path: CodingPath) throws -> String {
+        guard readingBytes, case .bytes(let bytes) = value else {
+            throw DecodingError.typeMismatch(String.self, found: value, at: path)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw DecodingError.corrupted(
+                "Expected to decode String from bytes of UTF-8 text, but the \(bytes.count) bytes are not valid UTF-8.",
+                at: path)
+        }
+        return text
     }
 
     /// A `Bool` is stored as the integer 0 or 1; any other number is corrupt, not `false`.
@@ -90,9 +108,11 @@ enum Unbox {
 
     /// A web URL from its text, or a file's URL from an asset: its local file, else its download
     /// address, in which CloudKit's `${f}` placeholder for the file name to download as is filled
-    /// in with the property's name (left as it is, `URL` would percent-encode it into an address
-    /// the server does not know).
-    static func url(_ value: RecordValue, at path: @autoclosure () -> CodingPath) throws -> URL {
+    /// in as `fileName` says (left as it is, `URL` would percent-encode it into an address the
+    /// server does not know).
+    static func url(
+        _ value: RecordValue, fileName: AssetFileName = .fieldName, at path: @autoclosure () -> CodingPath
+    ) throws -> URL {
         switch value {
         case .string(let string):
             guard let url = URL(string: string) else {
@@ -101,11 +121,14 @@ enum Unbox {
             return url
         case .asset(let asset):
             if let fileURL = asset.fileURL { return fileURL }
-            if let address = asset.downloadURL {
-                let fileName = path().keys.last(where: { $0.intValue == nil })?.stringValue ?? "file"
-                let filled = address.replacingOccurrences(
-                    of: "${f}", with: fileName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "file")
-                if let url = URL(string: filled) { return url }
+            if asset.downloadURL != nil {
+                let keys = path().keys
+                let name: String
+                switch fileName {
+                case .fieldName: name = keys.last(where: { $0.intValue == nil })?.stringValue ?? "file"
+                case .custom(let choose): name = choose(keys, asset)
+                }
+                if let url = asset.downloadURL(fileName: name) { return url }
             }
             throw DecodingError.corrupted("The asset has neither a file URL nor a valid download URL.", at: path())
         default:

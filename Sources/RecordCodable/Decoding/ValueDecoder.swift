@@ -97,7 +97,9 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
 
     func decodeNil() -> Bool { value == nil }
 
-    func decode(_ type: String.Type) throws -> String { try Unbox.string(present(type), at: path) }
+    func decode(_ type: String.Type) throws -> String {
+        try Unbox.string(present(type), readingBytes: engine.options.readsStringsFromUTF8Bytes, at: path)
+    }
     func decode(_ type: Bool.Type) throws -> Bool { try Unbox.bool(present(type), at: path) }
     func decode(_ type: Double.Type) throws -> Double { try Unbox.double(present(type), at: path) }
     func decode(_ type: Float.Type) throws -> Float { try Unbox.float(present(type), at: path) }
@@ -161,7 +163,10 @@ private struct ListDecodingContainer: UnkeyedDecodingContainer {
         return value
     }
 
-    mutating func decode(_ type: String.Type) throws -> String { try next(type) { try Unbox.string($0, at: $1) } }
+    mutating func decode(_ type: String.Type) throws -> String {
+        let readsBytes = decoder.engine.options.readsStringsFromUTF8Bytes
+        return try next(type) { try Unbox.string($0, readingBytes: readsBytes, at: $1) }
+    }
     mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) { try Unbox.bool($0, at: $1) } }
     mutating func decode(_ type: Double.Type) throws -> Double { try next(type) { try Unbox.double($0, at: $1) } }
     mutating func decode(_ type: Float.Type) throws -> Float { try next(type) { try Unbox.float($0, at: $1) } }

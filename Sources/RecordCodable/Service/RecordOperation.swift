@@ -116,6 +116,14 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
                 "A record without a name can only be created, for the server to name it; \(operationType.rawValue) "
                     + "needs the name of the record it changes.")
         }
+        // A replace clears the fields it does not carry: never those of a record read in part.
+        if operationType.createsRecord && operationType != .create && !record.unreadFields.isEmpty {
+            let names = record.unreadFields.sorted().joined(separator: ", ")
+            throw EncodingError.invalid(
+                record, at: path + [AnyCodingKey(stringValue: "record")],
+                "Record '\(record.recordName)' was read without its fields \(names), which a \(operationType.rawValue) "
+                    + "would clear on the server: save it with an update, which leaves them as they are.")
+        }
         let recordObject: [String: WireJSON]
         if operationType.isDelete {
             // A delete names the record, with the change tag the server checks for `delete`.

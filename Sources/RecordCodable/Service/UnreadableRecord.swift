@@ -21,6 +21,30 @@ public struct UnreadableRecord: Error, Hashable, Sendable, CustomStringConvertib
     /// Why the record could not be read, with the coding path of the value at fault.
     public var error: DecodingError
 
+    /// The part of the record that reads: its name, type, system fields and every field that
+    /// reads; `nil` when the record's name, system fields or parent do not read.
+    ///
+    /// One field with a malformed value — bad Base64, a type newer than the package — does not
+    /// take the others with it: they are here, assets included, and the error of each field left
+    /// out is in ``fieldErrors``.
+    ///
+    /// Saving it back never writes the fields left out. ``RecordOperation/init(saving:)`` saves it
+    /// with an `update`, which leaves every field it does not carry as the server has it, and
+    /// ``Record/update(to:)`` from it sends only what the edit changed; an operation that would
+    /// clear them, a `replace` or `forceReplace`, is an `EncodingError` when written.
+    ///
+    /// ```swift
+    /// if let unreadable = entry.unreadable, var part = unreadable.readablePart {
+    ///     part["isFavorite"] = .int64(1)
+    ///     let request = RecordsModifyRequest(savingRecords: [part])    // an update
+    /// }
+    /// ```
+    public let readablePart: Record?
+
+    /// The error of each field of the record that does not read, by field name, with the
+    /// field's coding path. Empty when the fault is not in a field.
+    public let fieldErrors: [String: DecodingError]
+
     /// The entry's JSON, as it came.
     let json: WireJSON
 
@@ -28,6 +52,7 @@ public struct UnreadableRecord: Error, Hashable, Sendable, CustomStringConvertib
         recordName = try? reader.optionalMember("recordName")?.string()
         self.error = error
         json = reader.json
+        (readablePart, fieldErrors) = WireRecord.readablePart(from: reader)
     }
 
     /// The record's name and the reason it could not be read.

@@ -235,6 +235,29 @@ enum WireRecord {
     /// Reads a record dictionary. A stored record must have a name; a record in a save operation
     /// may leave it to the server.
     static func record(from reader: WireReader, as form: Form = .stored) throws -> Record {
+        try record(from: reader, as: form, fieldErrors: nil)
+    }
+
+    /// The errors of the fields that did not read, by field name, for a record read in part.
+    final class FieldErrors {
+        var byName: [String: DecodingError] = [:]
+    }
+
+    /// What reads of a stored record dictionary that does not read whole: the record with every
+    /// field that reads, and the error of each field that does not. The record is `nil` when its
+    /// own keys (its name, system fields or parent) do not read.
+    static func readablePart(from reader: WireReader) -> (record: Record?, fieldErrors: [String: DecodingError]) {
+        let fieldErrors = FieldErrors()
+        var record = try? self.record(from: reader, as: .stored, fieldErrors: fieldErrors)
+        // Saved, the part is an update: a create or a replace of it would lose the fields not read.
+        record?.unreadFields = Set(fieldErrors.byName.keys)
+        record?.isUpdate = true
+        return (record, fieldErrors.byName)
+    }
+
+    /// Reads a record dictionary; with `fieldErrors`, a field that does not read is left out and
+    /// its error kept there, rather than thrown.
+    private static func record(from reader: WireReader, as form: Form, fieldErrors: FieldErrors?) throws -> Record {
         let recordName: String
         switch form {
         case .stored: recordName = try reader.member("recordName").string()
@@ -252,7 +275,18 @@ enum WireRecord {
             // Room for every field at once: growing a dictionary field by field rehashes it.
             fields.reserveCapacity(fieldsReader.memberCount)
             try fieldsReader.forEachMember { name, field in
-                switch try WireField.content(of: field) {
+                let content: WireField.Content
+                if let fieldErrors {
+                    do {
+                        content = try WireField.content(of: field)
+                    } catch let error as DecodingError {
+                        fieldErrors.byName[name] = error
+                        return
+                    }
+                } else {
+                    content = try WireField.content(of: field)
+                }
+                switch content {
                 case .value(let value, let typeName, let isEncrypted):
                     if isEncrypted { encryptedFields.insert(name) }
                     // An empty list keeps the type the server has for its field.

@@ -266,6 +266,8 @@ public struct KeyValueStore: Sendable {
     private static let decoder: RecordDecoder = {
         var decoder = RecordDecoder()
         decoder.identifierKey = nil
+        // The records are of type `KeyValue`, found by key, which no `StoredValue` is named.
+        decoder.checksRecordType = false
         return decoder
     }()
 }

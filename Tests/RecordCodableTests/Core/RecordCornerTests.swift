@@ -40,7 +40,7 @@ struct RecordCornerTests {
             }
         }
         let record = Record(recordType: "Note", recordName: "N1", fields: ["title": .string("Hello")])
-        #expect(try RecordDecoder().decode(Reader.self, from: record).id == "N1")
+        #expect(try anyTypeDecoder.decode(Reader.self, from: record).id == "N1")
         #expect(try JSONDecoder().decode(Reader.self, from: Data(#"{"id":"N1"}"#.utf8)).id == "N1")
     }
 
@@ -57,10 +57,10 @@ struct RecordCornerTests {
             }
         }
         let record = Record(recordType: "Note", recordName: "N1", fields: [:])
-        expectDecodingError("typeMismatch", at: "id") { _ = try RecordDecoder().decode(Keyed.self, from: record) }
-        expectDecodingError("typeMismatch", at: "id") { _ = try RecordDecoder().decode(Unkeyed.self, from: record) }
+        expectDecodingError("typeMismatch", at: "id") { _ = try anyTypeDecoder.decode(Keyed.self, from: record) }
+        expectDecodingError("typeMismatch", at: "id") { _ = try anyTypeDecoder.decode(Unkeyed.self, from: record) }
         let unnamed = Record(recordType: "Note", recordName: "", fields: [:])
-        expectDecodingError("keyNotFound", at: "id") { _ = try RecordDecoder().decode(Keyed.self, from: unnamed) }
+        expectDecodingError("keyNotFound", at: "id") { _ = try anyTypeDecoder.decode(Keyed.self, from: unnamed) }
     }
 
     /// A wrapper that reads what it cannot decode as nil: `nil` encodes as no field.
@@ -83,13 +83,13 @@ struct RecordCornerTests {
         let model = Counted(id: "c", count: nil)
         let record = try RecordEncoder().encode(model)
         #expect(record.fields.isEmpty)
-        #expect(try RecordDecoder().decode(Counted.self, from: record) == model)
+        #expect(try anyTypeDecoder.decode(Counted.self, from: record) == model)
         // A wrapper of an optional reads a missing field as nil too.
         struct Wrapped: Decodable {
             var id: String
             @Encrypted var note: String?
         }
-        #expect(try RecordDecoder().decode(Wrapped.self, from: record).note == nil)
+        #expect(try anyTypeDecoder.decode(Wrapped.self, from: record).note == nil)
     }
 
     @Test("A nested container of a missing value says so in Foundation's words")
@@ -102,7 +102,7 @@ struct RecordCornerTests {
         }
         let record = Record(recordType: "Note", recordName: "N1", fields: [:])
         let error = expectDecodingError("valueNotFound", at: "missing") {
-            _ = try RecordDecoder().decode(Reads.self, from: record)
+            _ = try anyTypeDecoder.decode(Reads.self, from: record)
         }
         #expect(error?.context?.debugDescription == "Cannot get keyed decoding container -- found null value instead")
     }

@@ -250,6 +250,7 @@ struct DecodingErrorTests {
 
     @Test("A top-level value that is not keyed finds a record")
     func topLevelNotKeyed() throws {
+        let decoder = anyTypeDecoder
         let error = expectDecodingError("typeMismatch", at: "") { _ = try decoder.decode([Int].self, from: person) }
         #expect(error?.context?.debugDescription == "Expected to decode Array<Any> but found a record instead.")
         expectDecodingError("typeMismatch", at: "") { _ = try decoder.decode(String.self, from: person) }
@@ -258,6 +259,7 @@ struct DecodingErrorTests {
 
     @Test("Optional properties: nil when missing, an error when present and wrong")
     func optionalProperties() throws {
+        let decoder = anyTypeDecoder
         #expect(try decoder.decode(OptionalBox<Int>.self, from: boxRecord(nil)).value == nil)
         expectDecodingError("typeMismatch", at: "value") {
             _ = try decoder.decode(OptionalBox<Int>.self, from: boxRecord(.string("1")))

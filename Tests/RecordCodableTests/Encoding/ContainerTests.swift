@@ -895,7 +895,7 @@ struct ContainerTests {
             typeName = "\(Value.self)"
             encode = { _ = try RecordEncoder().encode(value) }
             decode = {
-                _ = try RecordDecoder().decode(Value.self, from: Record(recordType: "T", recordName: "n"))
+                _ = try anyTypeDecoder.decode(Value.self, from: Record(recordType: "T", recordName: "n"))
             }
         }
     }
@@ -988,7 +988,7 @@ struct ContainerTests {
             }
         }
         let record = Record(recordType: "T", recordName: "n", fields: ["a": .int64(1), "b": .string("x")])
-        let inspector = try RecordDecoder().decode(Inspector.self, from: record)
+        let inspector = try anyTypeDecoder.decode(Inspector.self, from: record)
         #expect(inspector.keys == ["a", "b"])
         #expect(inspector.containsID)
         #expect(!inspector.containsMissing)

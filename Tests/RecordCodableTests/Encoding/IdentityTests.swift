@@ -65,14 +65,14 @@ struct IdentityTests {
         }
         let record = Record(recordType: "Numbered", recordName: "abc")
         let error = expectDecodingError("dataCorrupted", at: "id") {
-            _ = try RecordDecoder().decode(Numbered.self, from: record)
+            _ = try anyTypeDecoder.decode(Numbered.self, from: record)
         }
         #expect(error?.context?.debugDescription == "The record name 'abc' is not a valid Int8.")
         expectDecodingError("dataCorrupted", at: "id") {
-            _ = try RecordDecoder().decode(Numbered.self, from: Record(recordType: "N", recordName: "300"))
+            _ = try anyTypeDecoder.decode(Numbered.self, from: Record(recordType: "N", recordName: "300"))
         }
         expectDecodingError("dataCorrupted", at: "id") {
-            _ = try RecordDecoder().decode(Identified.self, from: Record(recordType: "I", recordName: "abc"))
+            _ = try anyTypeDecoder.decode(Identified.self, from: Record(recordType: "I", recordName: "abc"))
         }
     }
 
@@ -84,7 +84,7 @@ struct IdentityTests {
             var id: Int
         }
         let error = expectDecodingError("dataCorrupted", at: "id") {
-            _ = try RecordDecoder().decode(Numbered.self, from: Record(recordType: "N", recordName: name))
+            _ = try anyTypeDecoder.decode(Numbered.self, from: Record(recordType: "N", recordName: name))
         }
         if let number = Int(name, radix: 10) {
             #expect(
@@ -103,7 +103,7 @@ struct IdentityTests {
         #expect(try roundTrip(Identified(id: id)).recordName == String(id))
         #expect(try roundTrip(Identified(id: UInt8(7))).recordName == "7")
         expectDecodingError("dataCorrupted", at: "id") {
-            _ = try RecordDecoder().decode(Identified<Int>.self, from: Record(recordType: "I", recordName: "007"))
+            _ = try anyTypeDecoder.decode(Identified<Int>.self, from: Record(recordType: "I", recordName: "007"))
         }
     }
 
@@ -114,9 +114,9 @@ struct IdentityTests {
         }
         let id = UUID()
         let upper = Record(recordType: "I", recordName: id.uuidString)
-        #expect(try RecordDecoder().decode(Identified.self, from: upper).id == id)
+        #expect(try anyTypeDecoder.decode(Identified.self, from: upper).id == id)
         expectDecodingError("dataCorrupted", at: "id") {
-            _ = try RecordDecoder().decode(
+            _ = try anyTypeDecoder.decode(
                 Identified.self, from: Record(recordType: "I", recordName: id.uuidString.lowercased()))
         }
     }
@@ -200,11 +200,11 @@ struct IdentityTests {
         for name in ["true", "1", "1.5"] {
             let record = Record(recordType: "Flagged", recordName: name)
             let flagError = expectDecodingError("dataCorrupted", at: "id") {
-                _ = try RecordDecoder().decode(Flagged.self, from: record)
+                _ = try anyTypeDecoder.decode(Flagged.self, from: record)
             }
             #expect(flagError?.context?.debugDescription == "The record name '\(name)' cannot be read as Bool.")
             expectDecodingError("dataCorrupted", at: "id") {
-                _ = try RecordDecoder().decode(Measured.self, from: record)
+                _ = try anyTypeDecoder.decode(Measured.self, from: record)
             }
         }
     }
@@ -319,7 +319,7 @@ struct IdentityTests {
     @Test("A record read into a dictionary or a model without the identifier gains no identifier entry")
     func noIdentifierEntry() throws {
         let record = Record(recordType: "T", recordName: "R1", fields: ["a": .int64(1), "b": .int64(2)])
-        #expect(try RecordDecoder().decode([String: Int].self, from: record) == ["a": 1, "b": 2])
+        #expect(try anyTypeDecoder.decode([String: Int].self, from: record) == ["a": 1, "b": 2])
         struct Keys: Decodable {
             var keys: [String]
             var hasID: Bool
@@ -329,10 +329,10 @@ struct IdentityTests {
                 hasID = container.contains(AnyCodingKey(stringValue: "id"))
             }
         }
-        let keys = try RecordDecoder().decode(Keys.self, from: record)
+        let keys = try anyTypeDecoder.decode(Keys.self, from: record)
         #expect(keys.keys == ["a", "b"])
         #expect(keys.hasID)
-        let unnamed = try RecordDecoder().decode(Keys.self, from: Record(recordType: "T", recordName: ""))
+        let unnamed = try anyTypeDecoder.decode(Keys.self, from: Record(recordType: "T", recordName: ""))
         #expect(!unnamed.hasID)
     }
 
@@ -366,10 +366,11 @@ struct IdentityTests {
         #expect(try roundTrip(Article(id: "a")).recordType == "Post")
     }
 
-    @Test("The decoder reads any record with the fields the model needs, whatever its type")
+    @Test("With checksRecordType off, the decoder reads any record with the fields the model needs, whatever its type")
     func decoderIgnoresRecordType() throws {
         let record = Record(recordType: "Other", recordName: "n", fields: ["title": .string("t")])
-        #expect(try RecordDecoder().decode(Note.self, from: record) == Note(id: "n", title: "t"))
+        #expect(try anyTypeDecoder.decode(Note.self, from: record) == Note(id: "n", title: "t"))
+        expectDecodingError("typeMismatch", at: "") { _ = try RecordDecoder().decode(Note.self, from: record) }
     }
 
     // MARK: Metadata

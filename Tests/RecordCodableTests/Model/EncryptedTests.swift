@@ -175,10 +175,10 @@ struct EncryptedTests {
     func decoding() throws {
         var record = try RecordEncoder().encode(Self.account)
         record["pin"] = .int64(1234)
-        expectDecodingError("typeMismatch", at: "pin") { _ = try RecordDecoder().decode(Account.self, from: record) }
+        expectDecodingError("typeMismatch", at: "pin") { _ = try anyTypeDecoder.decode(Account.self, from: record) }
         record["pin"] = nil
-        expectDecodingError("keyNotFound", at: "pin") { _ = try RecordDecoder().decode(Account.self, from: record) }
-        let mood = try RecordDecoder().decode(Secret<Mood>.self, from: boxRecord(.string("elated")))
+        expectDecodingError("keyNotFound", at: "pin") { _ = try anyTypeDecoder.decode(Account.self, from: record) }
+        let mood = try anyTypeDecoder.decode(Secret<Mood>.self, from: boxRecord(.string("elated")))
         #expect(mood.value == .unknown)
     }
 

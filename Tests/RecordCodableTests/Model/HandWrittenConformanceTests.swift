@@ -328,9 +328,9 @@ struct HandWrittenConformanceTests {
     @Test("A list's elements read through containers of their own, with their paths")
     func elementsThroughContainers() throws {
         let record = Record(recordType: "R", recordName: "r", fields: ["words": .list([.string("a"), .string("b")])])
-        #expect(try RecordDecoder().decode(ElementReader.self, from: record).words == ["a", "b"])
+        #expect(try anyTypeDecoder.decode(ElementReader.self, from: record).words == ["a", "b"])
 
-        var keyed = RecordDecoder()
+        var keyed = anyTypeDecoder
         keyed.userInfo = [ContainerInElementReader.wantsKeyed: true]
         let keyedError = expectDecodingError("typeMismatch", at: "words.Index 0") {
             _ = try keyed.decode(ContainerInElementReader.self, from: record)
@@ -339,7 +339,7 @@ struct HandWrittenConformanceTests {
             keyedError?.context?.debugDescription
                 == "Expected to decode Dictionary<String, Any> but found a string instead.")
         let unkeyedError = expectDecodingError("typeMismatch", at: "words.Index 0") {
-            _ = try RecordDecoder().decode(ContainerInElementReader.self, from: record)
+            _ = try anyTypeDecoder.decode(ContainerInElementReader.self, from: record)
         }
         #expect(unkeyedError?.context?.debugDescription == "Expected to decode Array<Any> but found a string instead.")
     }

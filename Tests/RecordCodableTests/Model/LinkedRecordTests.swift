@@ -263,7 +263,7 @@ struct LinkedRecordTests {
         var records = try RecordEncoder().encodeGraph(Self.post)
         records[1].recordType = "Publisher"
         let error = expectDecodingError("typeMismatch", at: "author") {
-            _ = try RecordDecoder().decode(Post.self, from: records[0], linkedRecords: records)
+            _ = try anyTypeDecoder.decode(Post.self, from: records[0], linkedRecords: records)
         }
         #expect(error?.context?.debugDescription.contains("'Publisher'") == true)
         // An optional link reads nil: the record of its type was not given.
@@ -271,7 +271,7 @@ struct LinkedRecordTests {
             var id: String
             var author: Author?
         }
-        let maybe = try RecordDecoder().decode(MaybeAuthored.self, from: records[0], linkedRecords: records)
+        let maybe = try anyTypeDecoder.decode(MaybeAuthored.self, from: records[0], linkedRecords: records)
         #expect(maybe.author == nil)
     }
 
@@ -348,7 +348,7 @@ struct LinkedRecordTests {
             var author: RecordReference
             var comments: [RecordReference]
         }
-        let decoded = try RecordDecoder().decode(PostReferences.self, from: RecordEncoder().encode(Self.post))
+        let decoded = try anyTypeDecoder.decode(PostReferences.self, from: RecordEncoder().encode(Self.post))
         #expect(decoded.author == RecordReference(recordName: "A1"))
         #expect(decoded.comments.map(\.recordName) == ["C1", "C2"])
     }
