@@ -132,6 +132,14 @@ public struct Record: Hashable, Sendable {
         set { changeExtras { $0.isUpdate = newValue } }
     }
 
+    /// The archive of the record's system fields that a platform bridge keeps (a model property
+    /// of the bridge's system-fields type wrote it, or the bridge read it with the record), so that the model's next save rebuilds the platform's record from it. Opaque
+    /// bytes: outside equality and hashing, and never written to JSON.
+    package var systemFieldsArchive: Data? {
+        get { extrasBox?.value.systemFieldsArchive }
+        set { changeExtras { $0.systemFieldsArchive = newValue } }
+    }
+
     /// What few records have beside their fields and metadata, kept apart for the same reason as
     /// the metadata.
     private var extrasBox: Shared<Extras>?
@@ -141,6 +149,7 @@ public struct Record: Hashable, Sendable {
         var clearedFields: Set<String> = []
         var fieldTypeHints: [String: String] = [:]
         var isUpdate = false
+        var systemFieldsArchive: Data?
     }
 
     private mutating func changeExtras(_ change: (inout Extras) -> Void) {
