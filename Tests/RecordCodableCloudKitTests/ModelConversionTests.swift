@@ -17,8 +17,8 @@
         struct Note: Codable, Hashable {
             var id: String
             var title: String
-            var pinned: Bool
-            var subtitle: String?
+            var pinned = false
+            var subtitle: String? = nil
             var systemFields: CloudKitSystemFields?
         }
 
