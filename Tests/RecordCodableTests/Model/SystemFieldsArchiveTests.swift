@@ -86,6 +86,13 @@ struct SystemFieldsArchiveTests {
         #expect(try RecordEncoder().encode(Unnamed(title: "T", archive: nil)).recordName != "R7")
     }
 
+    @Test("a schema made from the model has no field for the property, optional or not")
+    func schema() throws {
+        #expect(try RecordSchema.RecordType(Note.self).fields.map(\.name).contains("title"))
+        #expect(!(try RecordSchema.RecordType(Note.self).fields.map(\.name).contains("archive")))
+        #expect(!(try RecordSchema.RecordType(Kept.self).fields.map(\.name).contains("archive")))
+    }
+
     @Test("decoding fills the property from the record's archive, nil without one")
     func decodes() throws {
         var record = Record(recordType: "Note", recordName: "N1", fields: ["title": .string("T")])
