@@ -50,7 +50,7 @@ ORDER = {
         "Support",  # the bridge's coding-path keys and error builders
         "Values",  # each RecordValue <-> the object a CKRecord holds: numbers, lists, assets, references, zones, locations
         "SystemFields",  # CloudKitSystemFields: the archive of a CKRecord's system fields
-        "Records",  # Record <-> CKRecord: fields, encrypted and cleared fields, metadata, the checks before CloudKit
+        "Records",  # Record and model <-> CKRecord: fields, encrypted and cleared fields, metadata, the checks before CloudKit
     ],
     "RecordStore": [
         "Core",  # RecordStoreError, RecordStoreCipher, RecordKey, SyncStatus, a record's state

@@ -69,3 +69,28 @@
         var sortedChangedKeys: [String] { changedKeys().sorted() }
     }
 #endif
+
+#if canImport(CloudKit) || (CloudKitShim && os(Linux))
+    /// The record that system fields describe, to compare by identity: two archives of the same record need
+    /// not be the same bytes.
+    func archivedRecord(_ systemFields: CloudKitSystemFields?) -> CKRecord? {
+        guard let data = systemFields?.data, let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else {
+            return nil
+        }
+        unarchiver.requiresSecureCoding = true
+        defer { unarchiver.finishDecoding() }
+        return CKRecord(coder: unarchiver)
+    }
+
+    /// Expects `systemFields` to be those of `ckRecord`: its type, name and zone.
+    func expectSystemFields(
+        _ systemFields: CloudKitSystemFields?, of ckRecord: CKRecord, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let archived = archivedRecord(systemFields)
+        #expect(archived?.recordType == ckRecord.recordType, sourceLocation: sourceLocation)
+        #expect(archived?.recordID.recordName == ckRecord.recordID.recordName, sourceLocation: sourceLocation)
+        #expect(archived?.recordID.zoneID.zoneName == ckRecord.recordID.zoneID.zoneName, sourceLocation: sourceLocation)
+        #expect(
+            archived?.recordID.zoneID.ownerName == ckRecord.recordID.zoneID.ownerName, sourceLocation: sourceLocation)
+    }
+#endif

@@ -134,12 +134,20 @@ public struct Record: Hashable, Sendable {
 
     /// The fields of the record as the server sent it that could not be read, and so are not in
     /// ``fields``: set on the part of a record of a page that reads, when the whole does not.
-    /// Saving never writes them: an update
-    /// leaves them as the server has them, and a replace, which would clear them, is refused.
-    /// Outside equality, and not written to JSON.
+    /// Saving never writes them: an update leaves them as the server has them, and a replace,
+    /// which would clear them, is refused. Outside equality, and not written to JSON.
     var unreadFields: Set<String> {
         get { extrasBox?.value.unreadFields ?? [] }
         set { changeExtras { $0.unreadFields = newValue } }
+    }
+
+    /// The archive of the record's system fields that a platform bridge keeps (a model property
+    /// of the bridge's system-fields type wrote it, or the bridge read it with the record), so
+    /// that the model's next save rebuilds the platform's record from it. Opaque bytes: outside
+    /// equality and hashing, and never written to JSON.
+    package var systemFieldsArchive: Data? {
+        get { extrasBox?.value.systemFieldsArchive }
+        set { changeExtras { $0.systemFieldsArchive = newValue } }
     }
 
     /// What few records have beside their fields and metadata, kept apart for the same reason as
@@ -152,6 +160,7 @@ public struct Record: Hashable, Sendable {
         var fieldTypeHints: [String: String] = [:]
         var isUpdate = false
         var unreadFields: Set<String> = []
+        var systemFieldsArchive: Data?
     }
 
     private mutating func changeExtras(_ change: (inout Extras) -> Void) {

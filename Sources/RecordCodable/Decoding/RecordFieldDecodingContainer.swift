@@ -71,6 +71,10 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
                 engine.record.metadata ?? RecordMetadata(recordName: name.isEmpty ? nil : name), as: type)
         }
         if KnownTypes.isOptionalMetadata(T.self) { return try reinterpret(engine.record.metadata, as: type) }
+        // Nor is the archive of the record's system fields that a platform bridge keeps.
+        if let archiveType = T.self as? any RecordSystemFieldsArchive.Type {
+            return try systemFieldsArchive(archiveType, as: type, forKey: key)
+        }
         let name = key.stringValue
         if engine.isIdentifier(named: name) { return try identifier(as: type, forKey: key) }
         guard let value = engine.field(named: name) else { return try missingValue(type, forKey: key) }
@@ -137,6 +141,10 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         if T.self == RecordMetadata.self { return try engine.record.metadata.map { try reinterpret($0, as: type) } }
+        if let archiveType = T.self as? any RecordSystemFieldsArchive.Type {
+            guard engine.record.systemFieldsArchive != nil else { return nil }
+            return try systemFieldsArchive(archiveType, as: type, forKey: key)
+        }
         let name = key.stringValue
         if engine.isIdentifier(named: name) { return engine.hasName ? try identifier(as: type, forKey: key) : nil }
         guard let value = engine.field(named: name) else { return nil }
@@ -146,6 +154,26 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
             return nil
         }
         return try engine.decodeField(type, from: value, at: .field(named: name))
+    }
+
+    /// The value of a ``RecordSystemFieldsArchive`` property: the record's archive, or an error
+    /// when the property's type cannot hold what the record has (no archive for a property that is
+    /// not optional).
+    @inline(never)
+    private func systemFieldsArchive<T>(
+        _ archiveType: any RecordSystemFieldsArchive.Type, as type: T.Type, forKey key: Key
+    ) throws -> T {
+        let archive = engine.record.systemFieldsArchive
+        guard let value = archiveType.holding(recordSystemFieldsArchive: archive) as? T else {
+            throw DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: [key],
+                    debugDescription: "The record has no system fields to fill \(T.self): read it from the "
+                        + "platform's record (such as RecordDecoder.decode(_:from: CKRecord)), or make the "
+                        + "property optional."))
+        }
+        return value
     }
 
     // MARK: Nested containers

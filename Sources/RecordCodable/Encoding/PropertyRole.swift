@@ -11,6 +11,10 @@ enum PropertyRole: Equatable {
     /// The record's ``Record/metadata``: a `RecordMetadata` property, optional or not, under any
     /// key.
     case metadata
+    /// The archive of the record's system fields that a platform bridge keeps
+    /// (``Record/systemFieldsArchive``): a ``RecordSystemFieldsArchive`` property, optional or
+    /// not, under any key. Like ``metadata``, never a field.
+    case systemFieldsArchive
     /// The record's name: the value under ``RecordEncoder/identifierKey``. Misuses are errors at
     /// the property: a `Bool` (0 or 1 would name a record by accident), text CloudKit refuses as a
     /// name, a value that is neither text nor an integer (see ``RecordIdentity``), and an
@@ -63,10 +67,12 @@ struct PropertyRoles {
     /// The role of a property of type `Value` under the key named `keyName`.
     ///
     /// The keyed container asks its parts apart, each when it needs it: ``isMetadata(_:)`` and
-    /// ``skips(_:)`` before a value is encoded, ``role(ofKeyNamed:)`` when it is stored.
+    /// ``isSystemFieldsArchive(_:)`` and ``skips(_:)`` before a value is encoded, ``role(ofKeyNamed:)`` when it is stored.
     @inline(__always)
     func role<Value>(of _: Value.Type, keyNamed keyName: String) -> PropertyRole {
-        Self.isMetadata(Value.self) ? .metadata : role(ofKeyNamed: keyName)
+        if Self.isMetadata(Value.self) { return .metadata }
+        if Self.isSystemFieldsArchive(Value.self) { return .systemFieldsArchive }
+        return role(ofKeyNamed: keyName)
     }
 
     /// The role of a property under the key named `keyName`, whose type is not `RecordMetadata`.
@@ -87,6 +93,14 @@ struct PropertyRoles {
     @inline(__always)
     static func isMetadata<Value>(_: Value.Type) -> Bool {
         Value.self == RecordMetadata.self || KnownTypes.isOptionalMetadata(Value.self)
+    }
+
+    /// Whether a property of type `Value` holds the archive of the record's system fields
+    /// (``PropertyRole/systemFieldsArchive``): a type only a platform bridge conforms, so asked
+    /// after ``isMetadata(_:)``, of values that are not a field's native type.
+    @inline(__always)
+    static func isSystemFieldsArchive<Value>(_: Value.Type) -> Bool {
+        Value.self is any RecordSystemFieldsArchive.Type
     }
 
     /// Whether `keyName` is the identifier key.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The record a model is writing, piece by piece, until the engine finishes it: everything about
 /// one record that changes while its model's `encode(to:)` runs.
 ///
@@ -7,6 +9,9 @@
 /// - `nestedValues`: values built through nested containers, owned by ``NestedFieldValues``;
 /// - `encryptedKeys`: the keys that ``Encrypted`` properties wrote, in order, repeats allowed;
 ///   turned into field names only when the record is finished (see `encryptedFieldNames(in:)`);
+/// - `systemFields`: the value of a ``RecordSystemFieldsArchive`` property, whose archive is put
+///   on the finished record (``Record/systemFieldsArchive``) and which names a record whose model
+///   has no identifier;
 /// - `rejectedTopLevel`: the first top-level container the model asked for that a record cannot
 ///   hold, thrown when the record is finished, so that a model that catches the error of its
 ///   write still fails.
@@ -19,6 +24,7 @@ struct RecordDraft {
     var identity = RecordIdentity()
     var nestedValues = NestedFieldValues()
     var encryptedKeys: [String] = []
+    var systemFields: (any RecordSystemFieldsArchive)?
     var rejectedTopLevel: String?
 
     init(fields: RecordFieldWriter) {
@@ -32,6 +38,7 @@ struct RecordDraft {
         if identity.wroteIdentifier || identity.metadata != nil { identity = RecordIdentity() }
         if !nestedValues.isEmpty { nestedValues = NestedFieldValues() }
         if !encryptedKeys.isEmpty { encryptedKeys = [] }
+        if systemFields != nil { systemFields = nil }
         rejectedTopLevel = nil
     }
 }

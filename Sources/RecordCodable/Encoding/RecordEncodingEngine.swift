@@ -147,8 +147,8 @@ final class RecordEncodingEngine: Encoder {
         // A value written under a key replaces a nested container asked for under it before.
         if !draft.nestedValues.isEmpty { dropNestedValue(named: keyName) }
         switch role {
-        case .field, .metadata, .skipped:
-            // (Metadata is told by its type, before any value is stored.)
+        case .field, .metadata, .systemFieldsArchive, .skipped:
+            // (Metadata and the system fields' archive are told by their type, before any value is stored.)
             try draft.fields.write(value, size: size, keyName: keyName, forKey: key)
         case .identifier, .identifierAndField:
             guard canBeIdentifier else {
@@ -242,6 +242,11 @@ final class RecordEncodingEngine: Encoder {
         draft.identity.setMetadata(metadata)
     }
 
+    /// Keeps the value of a ``RecordSystemFieldsArchive`` property, for the finished record.
+    func setSystemFields(_ systemFields: (any RecordSystemFieldsArchive)?) {
+        draft.systemFields = systemFields
+    }
+
     /// Notes that an ``Encrypted`` property wrote the key named `keyName`.
     func noteEncryptedKey(named keyName: String) {
         draft.encryptedKeys.append(keyName)
@@ -312,12 +317,16 @@ final class RecordEncodingEngine: Encoder {
             recordName = try finishedRecordName(of: value, fields: fields)
         }
         if options.zoneID != nil { try placeInEncoderZone(value) }
+        var record: Record
         if !draft.encryptedKeys.isEmpty || options.hasEncryptedKeys {
-            return try encryptedRecord(named: recordName, fields: fields)
+            record = try encryptedRecord(named: recordName, fields: fields)
+        } else {
+            record = Record(
+                recordType: typeInfo.recordType, recordName: recordName, fields: fields,
+                metadataBox: draft.identity.metadata)
         }
-        return Record(
-            recordType: typeInfo.recordType, recordName: recordName, fields: fields,
-            metadataBox: draft.identity.metadata)
+        if let systemFields = draft.systemFields { record.systemFieldsArchive = systemFields.recordSystemFieldsArchive }
+        return record
     }
 
     /// Throws for a top-level container the model asked for that a record cannot hold, then stores
@@ -360,7 +369,8 @@ final class RecordEncodingEngine: Encoder {
     /// (``finish(encoding:)`` takes the identifier's value itself otherwise).
     ///
     /// In order: the identifier's value, which must agree with the metadata's
-    /// ``RecordMetadata/recordName`` when both are there; the metadata's name; for a linked model,
+    /// ``RecordMetadata/recordName`` when both are there; the metadata's name; the name of the
+    /// record whose system fields a ``RecordSystemFieldsArchive`` property holds; for a linked model,
     /// the name its references give it. With none of these, a record whose metadata has a change
     /// tag is an error: the server has that record, and no new name may stand for it. Else the
     /// name is empty for an identifier that is `nil`, so that the server names the record, or a
@@ -371,6 +381,7 @@ final class RecordEncodingEngine: Encoder {
         if let name = try draft.identity.name(agreeingWith: metadata, identifierKey: roles.identifierKey) {
             return name
         }
+        if let name = draft.systemFields?.recordSystemFieldsRecordName { return name }
         if let fallbackName { return fallbackName }
         if let changeTag = metadata?.changeTag { throw unprovableName(of: value, changeTag: changeTag) }
         if draft.identity.wroteIdentifier { return "" }

@@ -103,6 +103,9 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
                 ? reinterpret(value, as: RecordMetadata.self) : reinterpret(value, as: RecordMetadata?.self)
             return engine.setMetadata(metadata)
         }
+        if PropertyRoles.isSystemFieldsArchive(T.self) {
+            return engine.setSystemFields(value as? any RecordSystemFieldsArchive)
+        }
         let name = key.stringValue
         // A skipped property is not even encoded.
         if engine.roles.skips(name) { return }
@@ -149,7 +152,7 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             // their number.
             switch engine.role(ofKeyNamed: name) {
             case .skipped: return
-            case .field, .metadata: throw EncodingError.integerOverflow(value, at: .field(key))
+            case .field, .metadata, .systemFieldsArchive: throw EncodingError.integerOverflow(value, at: .field(key))
             case .identifier, .identifierAndField:
                 let digits = String(value)
                 return try engine.store(.string(digits), size: digits.utf8.count, forKey: key, named: name)

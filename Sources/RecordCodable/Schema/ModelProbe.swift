@@ -5,7 +5,8 @@ import Foundation
 ///
 /// It answers as a record's decoder would: every key is present, so that optional properties are
 /// read too; the identifier key names the record and is no field; a `RecordMetadata` property is
-/// no field; `superDecoder()` reads the same record, so a class and its superclass make one record
+/// no field, and neither is one that holds a platform's archive of system fields
+/// (``RecordSystemFieldsArchive``); `superDecoder()` reads the same record, so a class and its superclass make one record
 /// type. Each property's type is described by a ``ShapeProbe``, and its value is a placeholder
 /// (see ``PlaceholderDecoder``) from which the model goes on to the next property.
 final class ModelProbe: Decoder {
@@ -170,8 +171,9 @@ private struct FieldProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try plain(type, .int64, key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        if probe.roles.role(of: T.self, keyNamed: key.stringValue) == .metadata {
-            // The record's metadata, never a field.
+        let role = probe.roles.role(of: T.self, keyNamed: key.stringValue)
+        if role == .metadata || role == .systemFieldsArchive {
+            // The record's metadata, or the archive of its system fields: never a field.
             return try probe.placeholder(type, at: [key])
         }
         try probe.noteProperty(type, forKey: key)
@@ -180,7 +182,9 @@ private struct FieldProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     /// An optional property: its field is noted, and its value is `nil`.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        if T.self != RecordMetadata.self { try probe.noteProperty(type, forKey: key) }
+        if T.self != RecordMetadata.self && !PropertyRoles.isSystemFieldsArchive(T.self) {
+            try probe.noteProperty(type, forKey: key)
+        }
         return nil
     }
 

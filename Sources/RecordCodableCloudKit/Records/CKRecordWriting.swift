@@ -61,9 +61,14 @@
     struct CKRecordWriting {
         let record: Record
 
-        func ckRecord(systemFields: CloudKitSystemFields?) throws -> CKRecord {
+        /// The `CKRecord`, rebuilt from `systemFields` when given, else from `modelSystemFields`: those the
+        /// model kept in its ``CloudKitSystemFields`` property, which must be this record's too.
+        func ckRecord(systemFields: CloudKitSystemFields?, modelSystemFields: CloudKitSystemFields? = nil) throws
+            -> CKRecord
+        {
             try checkIdentity()
-            let archived = try archivedRecord(systemFields)
+            var archived = try modelSystemFields.flatMap { try archivedRecord($0) }
+            if systemFields != nil || archived == nil { archived = try archivedRecord(systemFields) }
             let zone =
                 try archived?.recordID.zoneID
                 ?? ZoneConversion.ckZoneID(record.metadata?.zoneID, orElse: CKRecordZone.ID.default, at: [])
