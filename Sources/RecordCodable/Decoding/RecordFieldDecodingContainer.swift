@@ -71,13 +71,17 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
                 engine.record.metadata ?? RecordMetadata(recordName: name.isEmpty ? nil : name), as: type)
         }
         if KnownTypes.isOptionalMetadata(T.self) { return try reinterpret(engine.record.metadata, as: type) }
-        // Nor is the archive of the record's system fields that a platform bridge keeps.
-        if let archiveType = T.self as? any RecordSystemFieldsArchive.Type {
-            return try systemFieldsArchive(archiveType, as: type, forKey: key)
-        }
         let name = key.stringValue
         if engine.isIdentifier(named: name) { return try identifier(as: type, forKey: key) }
-        guard let value = engine.field(named: name) else { return try missingValue(type, forKey: key) }
+        guard let value = engine.field(named: name) else {
+            // Nor is the archive of the record's system fields that a platform bridge keeps: it
+            // is read where no field has the property's name, so that no other property pays for
+            // asking its type (a conformance lookup costs more than most properties' decoding).
+            if let archiveType = T.self as? any RecordSystemFieldsArchive.Type {
+                return try systemFieldsArchive(archiveType, as: type, forKey: key)
+            }
+            return try missingValue(type, forKey: key)
+        }
         return try engine.decodeField(type, from: value, at: .field(named: name))
     }
 
@@ -141,13 +145,16 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         if T.self == RecordMetadata.self { return try engine.record.metadata.map { try reinterpret($0, as: type) } }
-        if let archiveType = T.self as? any RecordSystemFieldsArchive.Type {
-            guard engine.record.systemFieldsArchive != nil else { return nil }
-            return try systemFieldsArchive(archiveType, as: type, forKey: key)
-        }
         let name = key.stringValue
         if engine.isIdentifier(named: name) { return engine.hasName ? try identifier(as: type, forKey: key) : nil }
-        guard let value = engine.field(named: name) else { return nil }
+        guard let value = engine.field(named: name) else {
+            // The archive of the record's system fields, where no field has the property's name
+            // (see `decode(_:forKey:)`).
+            guard engine.record.systemFieldsArchive != nil,
+                let archiveType = T.self as? any RecordSystemFieldsArchive.Type
+            else { return nil }
+            return try systemFieldsArchive(archiveType, as: type, forKey: key)
+        }
         // An optional linked model whose record was not given is nil.
         if T.self is any LinkedRecord.Type, engine.isMissingLinkedRecord(value, of: T.self) {
             engine.noteUnreadLink(at: .field(named: name))

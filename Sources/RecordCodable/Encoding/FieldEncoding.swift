@@ -24,6 +24,11 @@ extension RecordEncodingEngine {
         case .nothing:
             return EncodedValue(.bytes(Data("{}".utf8)), size: 2)
         case .single(let field):
+            // An archive of system fields is kept beside the fields, not in one. Only a value that
+            // encoded itself as bytes (as the bridge's does) or as JSON is asked whether it is
+            // one, so that no other property pays for the question: a conformance lookup costs
+            // more than most properties' whole encoding.
+            if case .bytes = field.value, keptAsSystemFields(value) { return nil }
             return field
         case .list(let list):
             // A dictionary whose keys are neither strings nor integers encodes as a flat list of
@@ -31,8 +36,18 @@ extension RecordEncodingEngine {
             guard value is any DictionaryMarker else { return list }
             return try encodeApart(value, at: path()) ?? encodeAsJSON(value, at: path())
         case .keyed, .json:
+            if keptAsSystemFields(value) { return nil }
             return try encodeApart(value, at: path()) ?? encodeAsJSON(value, at: path())
         }
+    }
+
+    /// Keeps `value` as the record's system fields when it is a ``RecordSystemFieldsArchive``,
+    /// and says whether it was; asked only of values whose form such an archive can have.
+    @inline(never)
+    private func keptAsSystemFields<T>(_ value: T) -> Bool {
+        guard let archive = value as? any RecordSystemFieldsArchive else { return false }
+        setSystemFields(archive)
+        return true
     }
 
     /// The value of one element of a list: a native single value, a linked model's reference, an

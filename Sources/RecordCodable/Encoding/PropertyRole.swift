@@ -67,7 +67,10 @@ struct PropertyRoles {
     /// The role of a property of type `Value` under the key named `keyName`.
     ///
     /// The keyed container asks its parts apart, each when it needs it: ``isMetadata(_:)`` and
-    /// ``isSystemFieldsArchive(_:)`` and ``skips(_:)`` before a value is encoded, ``role(ofKeyNamed:)`` when it is stored.
+    /// ``skips(_:)`` before a value is encoded, ``role(ofKeyNamed:)`` when it is stored, and
+    /// whether the value is a ``RecordSystemFieldsArchive`` only of a value that encoded itself as
+    /// bytes or as JSON, the forms an archive has, since a conformance lookup would cost every
+    /// other property more than its whole encoding.
     @inline(__always)
     func role<Value>(of _: Value.Type, keyNamed keyName: String) -> PropertyRole {
         if Self.isMetadata(Value.self) { return .metadata }
@@ -96,8 +99,9 @@ struct PropertyRoles {
     }
 
     /// Whether a property of type `Value` holds the archive of the record's system fields
-    /// (``PropertyRole/systemFieldsArchive``): a type only a platform bridge conforms, so asked
-    /// after ``isMetadata(_:)``, of values that are not a field's native type.
+    /// (``PropertyRole/systemFieldsArchive``): a type only a platform bridge conforms. A
+    /// conformance lookup, so asked where it is rare: by the schema's probe, and by the coders only
+    /// of a value that encoded as bytes, or of a property that has no field.
     @inline(__always)
     static func isSystemFieldsArchive<Value>(_: Value.Type) -> Bool {
         Value.self is any RecordSystemFieldsArchive.Type

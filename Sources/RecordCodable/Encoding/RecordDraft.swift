@@ -24,7 +24,8 @@ struct RecordDraft {
     var identity = RecordIdentity()
     var nestedValues = NestedFieldValues()
     var encryptedKeys: [String] = []
-    var systemFields: (any RecordSystemFieldsArchive)?
+    /// Boxed: a reference is cheaper to test and clear, record after record, than an existential.
+    var systemFields: KeptSystemFields?
     var rejectedTopLevel: String?
 
     init(fields: RecordFieldWriter) {
@@ -40,5 +41,14 @@ struct RecordDraft {
         if !encryptedKeys.isEmpty { encryptedKeys = [] }
         if systemFields != nil { systemFields = nil }
         rejectedTopLevel = nil
+    }
+}
+
+/// The value of a ``RecordSystemFieldsArchive`` property that a record's model wrote.
+final class KeptSystemFields {
+    let value: any RecordSystemFieldsArchive
+
+    init(_ value: any RecordSystemFieldsArchive) {
+        self.value = value
     }
 }

@@ -127,6 +127,10 @@ public struct RecordEncoder: Sendable {
     /// Whether ``encryptedKeys`` names any key, asked once per record.
     var hasEncryptedKeys: Bool { !options.value.encryptedKeys.isEmpty }
 
+    /// Whether every record needs more than its name and fields: encrypted keys to name, or a
+    /// zone to put it in. Read once a record, so kept with the options rather than worked out.
+    var finishesWithMore: Bool { options.value.finishesWithMore }
+
     /// How coding keys become field names. The default uses the keys as they are.
     public var keyEncodingStrategy: KeyEncodingStrategy {
         get { options.value.keyEncodingStrategy }
@@ -203,11 +207,17 @@ extension RecordEncoder {
         var identifierKeyIsExplicit = false
         var namesUnidentifiedModels = true
         var storesIdentifierAsField = false
-        var encryptedKeys: Set<String> = []
+        var encryptedKeys: Set<String> = [] {
+            didSet { finishesWithMore = zoneID != nil || !encryptedKeys.isEmpty }
+        }
+        /// Whether `zoneID` or `encryptedKeys` is set (see ``RecordEncoder/finishesWithMore``).
+        private(set) var finishesWithMore = false
         var keyEncodingStrategy = KeyEncodingStrategy.useDefaultKeys
         var assetDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("RecordCodableAssets", isDirectory: true)
-        var zoneID: RecordZoneID?
+        var zoneID: RecordZoneID? {
+            didSet { finishesWithMore = zoneID != nil || !encryptedKeys.isEmpty }
+        }
         var userInfo: [CodingUserInfoKey: any Sendable] = [:]
         var usesEncodingCaches = true
     }

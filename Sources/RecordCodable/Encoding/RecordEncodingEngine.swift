@@ -244,7 +244,7 @@ final class RecordEncodingEngine: Encoder {
 
     /// Keeps the value of a ``RecordSystemFieldsArchive`` property, for the finished record.
     func setSystemFields(_ systemFields: (any RecordSystemFieldsArchive)?) {
-        draft.systemFields = systemFields
+        draft.systemFields = systemFields.map(KeptSystemFields.init)
     }
 
     /// Notes that an ``Encrypted`` property wrote the key named `keyName`.
@@ -310,6 +310,20 @@ final class RecordEncodingEngine: Encoder {
         let (fields, newLayout) = draft.fields.finish()
         guard draft.fields.size <= options.maximumRecordSize else { throw recordTooLarge(fields) }
         if let newLayout { note(newLayout, of: T.self) }
+        // Most records: named by the identifier, with nothing of the model's to add.
+        if let name = draft.identity.name, draft.identity.metadata == nil, draft.systemFields == nil,
+            draft.encryptedKeys.isEmpty, !options.finishesWithMore
+        {
+            return Record(recordType: typeInfo.recordType, recordName: name, fields: fields, metadataBox: nil)
+        }
+        return try finishedWithMore(value, fields: fields)
+    }
+
+    /// The record of a model that has more than an identifier and fields: metadata that may name
+    /// it, no identifier, encrypted fields, an archive of system fields, or an encoder that puts
+    /// records in a zone.
+    @inline(never)
+    private func finishedWithMore<T>(_ value: T, fields: [String: RecordValue]) throws -> Record {
         let recordName: String
         if let name = draft.identity.name, draft.identity.metadata == nil {
             recordName = name
@@ -317,15 +331,15 @@ final class RecordEncodingEngine: Encoder {
             recordName = try finishedRecordName(of: value, fields: fields)
         }
         if options.zoneID != nil { try placeInEncoderZone(value) }
-        var record: Record
+        var record = Record(
+            recordType: typeInfo.recordType, recordName: recordName, fields: fields,
+            metadataBox: draft.identity.metadata)
         if !draft.encryptedKeys.isEmpty || options.hasEncryptedKeys {
-            record = try encryptedRecord(named: recordName, fields: fields)
-        } else {
-            record = Record(
-                recordType: typeInfo.recordType, recordName: recordName, fields: fields,
-                metadataBox: draft.identity.metadata)
+            record.encryptedFields = try encryptedFieldNames(in: fields)
         }
-        if let systemFields = draft.systemFields { record.systemFieldsArchive = systemFields.recordSystemFieldsArchive }
+        if let systemFields = draft.systemFields {
+            record.systemFieldsArchive = systemFields.value.recordSystemFieldsArchive
+        }
         return record
     }
 
@@ -355,16 +369,6 @@ final class RecordEncodingEngine: Encoder {
         typeInfo = ModelEncodingInfo.noteLayout(layout, for: options.keyEncodingStrategy, of: type)
     }
 
-    /// The record, with the names of its encrypted fields.
-    @inline(never)
-    private func encryptedRecord(named recordName: String, fields: [String: RecordValue]) throws -> Record {
-        var record = Record(
-            recordType: typeInfo.recordType, recordName: recordName, fields: fields,
-            metadataBox: draft.identity.metadata)
-        record.encryptedFields = try encryptedFieldNames(in: fields)
-        return record
-    }
-
     /// The record's name when its identifier gave none, or the model wrote its metadata
     /// (``finish(encoding:)`` takes the identifier's value itself otherwise).
     ///
@@ -381,7 +385,7 @@ final class RecordEncodingEngine: Encoder {
         if let name = try draft.identity.name(agreeingWith: metadata, identifierKey: roles.identifierKey) {
             return name
         }
-        if let name = draft.systemFields?.recordSystemFieldsRecordName { return name }
+        if let name = draft.systemFields?.value.recordSystemFieldsRecordName { return name }
         if let fallbackName { return fallbackName }
         if let changeTag = metadata?.changeTag { throw unprovableName(of: value, changeTag: changeTag) }
         if draft.identity.wroteIdentifier { return "" }

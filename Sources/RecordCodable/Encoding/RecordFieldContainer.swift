@@ -103,9 +103,6 @@ struct RecordFieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
                 ? reinterpret(value, as: RecordMetadata.self) : reinterpret(value, as: RecordMetadata?.self)
             return engine.setMetadata(metadata)
         }
-        if PropertyRoles.isSystemFieldsArchive(T.self) {
-            return engine.setSystemFields(value as? any RecordSystemFieldsArchive)
-        }
         let name = key.stringValue
         // A skipped property is not even encoded.
         if engine.roles.skips(name) { return }

@@ -9,6 +9,11 @@ import Foundation
 /// writes, and the decoder fills it from the archive of the record it reads (`nil`, or absent,
 /// when the record has none). `Optional` conforms when its wrapped type does, so that an
 /// optional property is told by its type too.
+///
+/// The coders ask a property's type only where it is cheap to: the encoder, of a value that
+/// encoded itself as bytes (as the bridge's archive does) or as JSON; the decoder, of a property
+/// that has no field of its name. A record that holds a field named like such a property
+/// therefore decodes the property from that field.
 package protocol RecordSystemFieldsArchive {
     /// The archive's bytes, or `nil` for a value that holds none.
     var recordSystemFieldsArchive: Data? { get }

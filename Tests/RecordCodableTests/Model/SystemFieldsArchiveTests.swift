@@ -100,6 +100,7 @@ struct SystemFieldsArchiveTests {
         record.systemFieldsArchive = Self.bytes
         let note = try RecordDecoder().decode(Note.self, from: record)
         #expect(note == Note(id: "N1", title: "T", archive: Archive(bytes: Self.bytes)))
+        record.recordType = "Kept"
         #expect(try RecordDecoder().decode(Kept.self, from: record).archive == Archive(bytes: Self.bytes))
     }
 
