@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "ckdb", targets: ["ckdb"]),
         // Record <-> CKRecord on Apple platforms; an empty module elsewhere.
         .library(name: "RecordCodableCloudKit", targets: ["RecordCodableCloudKit"]),
+        // CloudKit Web Services over HTTP: records, zones, assets and the store's sync loop's service.
+        .library(name: "CloudKitWebServices", targets: ["CloudKitWebServices"]),
     ],
     traits: [
         .trait(
@@ -45,6 +47,19 @@ let package = Package(
         .target(
             name: "CloudKitAPIShim",
             path: "Tests/CloudKitShim",
+            exclude: ["README.md"]
+        ),
+        .target(
+            name: "CloudKitWebServices",
+            dependencies: ["RecordCodable"]
+        ),
+        // A stand-in for CloudKit Web Services on the loopback: its records semantics, recorded real traffic
+        // replayed, and the faults a network has. For the tests, the benchmark and the cloudkit-sync example;
+        // not a product.
+        .target(
+            name: "CloudKitStandIn",
+            dependencies: ["RecordCodable"],
+            path: "Tests/CloudKitStandIn",
             exclude: ["README.md"]
         ),
         .executableTarget(
@@ -97,8 +112,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RecordStoreTests",
-            dependencies: ["RecordStoreKit", "record-store-crash-child"]
+            dependencies: ["RecordStoreKit", "record-store-crash-child", "CloudKitStandIn", "CloudKitWebServices"]
         ),
+
     ],
     swiftLanguageModes: [.v6]
 )

@@ -52,6 +52,9 @@ ORDER = {
         "SystemFields",  # CloudKitSystemFields: the archive of a CKRecord's system fields
         "Records",  # Record and model <-> CKRecord: fields, encrypted and cleared fields, metadata, the checks before CloudKit
     ],
+    "CloudKitWebServices": [
+        "Support",  # environments and scopes, shared vocabulary of the client
+    ],
     "RecordStore": [
         "Core",  # RecordStoreError, RecordStoreCipher, RecordKey, SyncStatus, a record's state
         "Bytes",  # byte reader and writer, CRC-32: formats that know nothing of files
