@@ -54,6 +54,7 @@ ORDER = {
     ],
     "CloudKitWebServices": [
         "Support",  # environments and scopes, shared vocabulary of the client
+        "Transport",  # CloudKitTransport and URLSessionTransport: one HTTP exchange, never retried
     ],
     "RecordStore": [
         "Core",  # RecordStoreError, RecordStoreCipher, RecordKey, SyncStatus, a record's state
