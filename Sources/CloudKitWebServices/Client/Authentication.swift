@@ -1,0 +1,62 @@
+import Foundation
+import RecordCodable
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A database's credentials and the web auth token that changes with each answer.
+///
+/// The one piece of state a ``CloudKitDatabase`` shares between its copies and its concurrent
+/// calls: the lock guards ``webAuthToken``, which each answer may replace.
+final class Authentication: @unchecked Sendable {
+    /// The header in which the server hands out the next web auth token.
+    static let webAuthTokenHeader = "X-Apple-CloudKit-Web-Auth-Token"
+
+    let credentials: CloudKitCredentials
+    private let lock = NSLock()
+    private var currentWebAuthToken: String?
+
+    init(_ credentials: CloudKitCredentials) {
+        self.credentials = credentials
+        if case .apiToken(_, let webAuthToken) = credentials { currentWebAuthToken = webAuthToken }
+    }
+
+    /// The web auth token the next request sends.
+    var webAuthToken: String? {
+        lock.withLock { currentWebAuthToken }
+    }
+
+    /// Keeps the web auth token of an answer, when it has one and the credentials use one.
+    func remember(_ response: HTTPURLResponse) {
+        guard case .apiToken = credentials,
+            let token = response.value(forHTTPHeaderField: Self.webAuthTokenHeader), !token.isEmpty
+        else { return }
+        lock.withLock { currentWebAuthToken = token }
+    }
+
+    /// Authenticates `request`, whose URL path from `/database/` on is `subpath`.
+    ///
+    /// An API token goes in the query (`ckAPIToken`, then `ckWebAuthToken`); a server-to-server
+    /// key signs the message of ``ServerToServerMessage`` and adds its three headers.
+    func authenticate(_ request: inout URLRequest, subpath: String, body: Data) async throws {
+        switch credentials {
+        case .apiToken(let token, _):
+            var parameters = [("ckAPIToken", token)]
+            if let webAuthToken { parameters.append(("ckWebAuthToken", webAuthToken)) }
+            let query = parameters.map { name, value in
+                "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: .queryValue) ?? value)"
+            }
+            guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            else { return }
+            components.percentEncodedQuery = query.joined(separator: "&")
+            request.url = components.url ?? url
+        case .serverToServer(let keyID, let sign):
+            let message = ServerToServerMessage(body: body, subpath: subpath)
+            let signature = try await sign(message.data)
+            for (name, value) in message.headers(keyID: keyID, signature: signature.base64EncodedString()) {
+                request.setValue(value, forHTTPHeaderField: name)
+            }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import RecordCodable
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One call's exchange with the server: the request built and authenticated, sent, sent again
+/// while the server says it did nothing and the retry policy allows, and the answer read.
+struct Exchange: Sendable {
+    /// The operation, such as `records/modify`.
+    var operation: String
+    /// `POST`, or `GET` for the calls without a body.
+    var method = "POST"
+    /// The body's bytes, exactly as sent and signed.
+    var body: Data
+    /// The record the request is about, for its errors, when it is about one.
+    var recordName: String?
+    /// Whether the request may be sent again after the connection failed without an answer:
+    /// true for reads, and for writes that cannot be applied twice.
+    var resendsWhenUnanswered: Bool
+    /// Where to send the request instead of the database's operation URL, unauthenticated: an
+    /// asset upload's URL, which the server signed itself.
+    var uploadURL: URL? = nil
+
+    /// Sends the request and reads the answer as `Answer`.
+    ///
+    /// - Throws: ``CloudKitError`` when the server refuses the request past the retries, when no
+    ///   answer comes and the request may not be sent again, or when the answer cannot be read;
+    ///   `CancellationError` when the task is cancelled.
+    func answer<Answer: Decodable>(_ type: Answer.Type, from database: CloudKitDatabase) async throws -> Answer {
+        try await reply(type, from: database).answer
+    }
+
+    /// Sends the request and reads the answer as `Answer`, telling whether the request was sent
+    /// again after an attempt got no answer, and so may have been applied twice.
+    func reply<Answer: Decodable>(_ type: Answer.Type, from database: CloudKitDatabase) async throws
+        -> (answer: Answer, resentAfterNoAnswer: Bool)
+    {
+        let (data, status, resent) = try await send(to: database)
+        do {
+            return (try RecordJSONDecoder().decode(Answer.self, from: data), resent)
+        } catch {
+            throw failure(.unreadableAnswer(status: status, error), attempts: 1)
+        }
+    }
+
+    /// Sends the request until it has an answer with a success status, and returns the body, the
+    /// status, and whether an attempt got no answer before.
+    func send(to database: CloudKitDatabase) async throws -> (Data, Int, Bool) {
+        let policy = database.retryPolicy
+        var attempts = 0
+        var resentAfterNoAnswer = false
+        while true {
+            try Task.checkCancellation()
+            let request = try await urlRequest(for: database)
+            attempts += 1
+            let data: Data
+            let response: HTTPURLResponse
+            do {
+                (data, response) = try await database.transport.send(request)
+            } catch {
+                if error is CancellationError || Task.isCancelled { throw CancellationError() }
+                let unanswered = failure(.noAnswer(error), attempts: attempts)
+                guard resendsWhenUnanswered, let delay = policy.delay(beforeRetry: attempts - 1, serverDelay: nil)
+                else { throw unanswered }
+                try await policy.sleep(delay)
+                resentAfterNoAnswer = true
+                continue
+            }
+            database.authentication.remember(response)
+            if (200..<300).contains(response.statusCode) { return (data, response.statusCode, resentAfterNoAnswer) }
+            let refusal = RecordServerError(
+                httpStatus: response.statusCode, headers: response.headerFields, body: data)
+            guard refusal.isRetryable,
+                let delay = policy.delay(beforeRetry: attempts - 1, serverDelay: refusal.askedDelay)
+            else { throw failure(.server(refusal), attempts: attempts) }
+            try await policy.sleep(delay)
+        }
+    }
+
+    /// The request to send now: a server-to-server signature is made for each attempt, since
+    /// the server refuses a date too far from its clock.
+    private func urlRequest(for database: CloudKitDatabase) async throws -> URLRequest {
+        if let uploadURL {
+            var request = URLRequest(url: uploadURL)
+            request.httpMethod = "POST"
+            request.httpBody = body
+            request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+            return request
+        }
+        let subpath = database.subpath(for: operation)
+        guard let url = URL(string: database.serverURL.absoluteString.trimmingSuffix("/") + subpath) else {
+            throw failure(.invalidRequest("The URL \(database.serverURL)\(subpath) is not valid."), attempts: 0)
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if method != "GET" {
+            request.httpBody = body
+            request.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
+        }
+        do {
+            try await database.authentication.authenticate(&request, subpath: subpath, body: body)
+        } catch {
+            if error is CancellationError { throw error }
+            throw failure(.invalidRequest("The server-to-server key's signing failed: \(error)"), attempts: 0)
+        }
+        return request
+    }
+
+    /// The error of this exchange.
+    func failure(_ reason: CloudKitError.Reason, attempts: Int) -> CloudKitError {
+        CloudKitError(operation: operation, recordName: recordName, reason: reason, attempts: attempts)
+    }
+}
+
+extension RecordServerError {
+    /// The seconds the server asked to wait before a retry, in the body's `retryAfter` or the
+    /// `Retry-After` header (the longer of the two), or `nil` when it did not say.
+    var askedDelay: Double? {
+        // `retryDelay` reads both; for a code that is not transient it answers only when one of
+        // them is readable, so asking it of an internal error gives the server's delay alone.
+        RecordServerError(serverErrorCode: .internalError, retryAfter: retryAfter, httpHeaders: httpHeaders)
+            .retryDelay()
+    }
+}
+
+extension HTTPURLResponse {
+    /// The header fields as text.
+    var headerFields: [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in allHeaderFields {
+            fields[String(describing: name)] = String(describing: value)
+        }
+        return fields
+    }
+}
+
+extension String {
+    /// The text without `suffix` at its end, once.
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}
