@@ -95,3 +95,5 @@ public struct CloudKitModelPages<Model: Decodable>: AsyncSequence {
         AsyncIterator(pages: pages.makeAsyncIterator(), decoder: decoder)
     }
 }
+
+extension CloudKitModelPages: Sendable {}
