@@ -9,8 +9,9 @@ extension CloudKitDatabase {
     ///
     /// - A request of more than 200 operations (the server's limit, see
     ///   ``maximumOperationsPerRequest``) is sent as requests of 200, in order, and their answers
-    ///   joined, when it may be applied in parts: when it is not atomic (`atomic: false`, or the
-    ///   default zone, where atomicity does not apply). An atomic one is refused before anything
+    ///   joined, when it may be applied in parts: when it is not atomic (`atomic: false`, or
+    ///   `atomic: nil` in the default zone, where the server does not apply atomicity). An
+    ///   atomic one is refused before anything
     ///   is sent: in parts it would not be atomic. So is one the server answers `LIMIT_EXCEEDED`
     ///   (too much data), which is split in half and sent again when it may be.
     /// - The records the server refused for now (`THROTTLED`, `TRY_AGAIN_LATER`, `ZONE_BUSY`, or
@@ -168,14 +169,15 @@ struct ModifyPlan {
 
     /// The zone the request saves to, or `nil` for the default zone.
     let zoneID: RecordZoneID?
-    /// Whether the server applies the request all or nothing: `atomic` when given, else true
-    /// in a custom zone (the server's default); atomicity does not apply to the default zone.
+    /// Whether the request is to be applied all or nothing: `atomic` when given, else true in a
+    /// custom zone (the server's default). The server applies atomicity in custom zones only,
+    /// but a request that asks for it is never split.
     let isAtomic: Bool
 
     init(_ request: RecordsModifyRequest) {
         zoneID = request.zoneID ?? request.operations.lazy.compactMap { $0.record.metadata?.zoneID }.first
         let inDefaultZone = (zoneID?.zoneName ?? "_defaultZone") == "_defaultZone"
-        isAtomic = !inDefaultZone && request.atomic != false
+        isAtomic = request.atomic ?? !inDefaultZone
     }
 
     /// Whether the request may be applied in parts.
