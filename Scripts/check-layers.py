@@ -55,6 +55,10 @@ ORDER = {
     "CloudKitWebServices": [
         "Support",  # environments and scopes, shared vocabulary of the client
         "Transport",  # CloudKitTransport and URLSessionTransport: one HTTP exchange, never retried
+        "Client",  # CloudKitDatabase, its authentication, and one call's exchange with its retries
+        "Calls",  # the records, zones and assets calls: splitting, refused records resent, lost answers settled
+        "Paging",  # CloudKitPages: query markers and changes' moreComing followed as AsyncSequences
+        "Models",  # models saved, fetched and queried through RecordEncoder and RecordDecoder
     ],
     "RecordStore": [
         "Core",  # RecordStoreError, RecordStoreCipher, RecordKey, SyncStatus, a record's state

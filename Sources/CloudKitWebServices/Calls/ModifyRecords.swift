@@ -115,7 +115,8 @@ extension CloudKitDatabase {
                 // first answer is returned as it came, and a later one is an error.
                 guard retries > 0 else { return answer }
                 throw exchange.failure(
-                    .unreadableAnswer(status: 200, AnswerMismatch(operations: sent.operations.count, answers: answer.records.count)),
+                    .unreadableAnswer(
+                        status: 200, AnswerMismatch(operations: sent.operations.count, answers: answer.records.count)),
                     attempts: 1)
             }
             var entries = answer.records
@@ -235,7 +236,9 @@ extension RecordValue {
     func sameContent(as other: RecordValue) -> Bool {
         switch (self, other) {
         case (.asset(let held), .asset(let sent)):
-            guard let heldChecksum = held.fileChecksum, let sentChecksum = sent.fileChecksum else { return held == sent }
+            guard let heldChecksum = held.fileChecksum, let sentChecksum = sent.fileChecksum else {
+                return held == sent
+            }
             return heldChecksum == sentChecksum
         case (.list(let held), .list(let sent)):
             return held.count == sent.count && zip(held, sent).allSatisfy { $0.sameContent(as: $1) }

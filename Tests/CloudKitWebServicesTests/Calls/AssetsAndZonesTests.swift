@@ -48,7 +48,8 @@ struct AssetsAndZonesTests {
         #expect(tokens.map { $0["recordType"] as? String } == ["Book", "Book", "Book"])
         #expect(tokens.map { $0["recordName"] as? String } == ["B1", "B1", "B1"])
         #expect(sent[1...3].map(\.path) == ["/upload/1", "/upload/2", "/upload/3"])
-        #expect(sent[1...3].map { String(decoding: $0.body, as: UTF8.self) } == ["cover bytes", "page one", "page two!"])
+        #expect(
+            sent[1...3].map { String(decoding: $0.body, as: UTF8.self) } == ["cover bytes", "page one", "page two!"])
         #expect(sent[1...3].allSatisfy { $0.header("X-Apple-CloudKit-Request-SignatureV1") == nil })
         #expect(sent[4].path == "\(databasePath)/records/modify")
         let saved = (jsonObject(sent[4].body)["operations"] as? [[String: Any]])?.first?["record"] as? [String: Any]
@@ -119,7 +120,9 @@ struct AssetsAndZonesTests {
         let zone = RecordZoneID(zoneName: "Notes")
         let transport = ScriptedTransport([
             .noAnswer, .ok(#"{"zones":[{"zoneID":{"zoneName":"Notes"}}]}"#), .noAnswer,
-            .ok(#"{"zones":[{"zoneID":{"zoneName":"Notes"}},{"zoneID":{"zoneName":"Gone"},"serverErrorCode":"ZONE_NOT_FOUND"}]}"#),
+            .ok(
+                #"{"zones":[{"zoneID":{"zoneName":"Notes"}},{"zoneID":{"zoneName":"Gone"},"serverErrorCode":"ZONE_NOT_FOUND"}]}"#
+            ),
         ])
         let database = testDatabase(transport, policy: RecordedSleeps().policy())
         let created = try await database.modifyZones(ZonesModifyRequest(creating: [zone]))

@@ -84,11 +84,15 @@ struct ModifyRecordsTests {
     @Test("LIMIT_EXCEEDED for a request that may be split sends it again in halves")
     func limitExceededHalves() async throws {
         let transport = ScriptedTransport([
-            .status(400, #"{"serverErrorCode":"LIMIT_EXCEEDED"}"#), Self.answer(["N0", "N1"]), Self.answer(["N2", "N3"]),
+            .status(400, #"{"serverErrorCode":"LIMIT_EXCEEDED"}"#), Self.answer(["N0", "N1"]),
+            Self.answer(["N2", "N3"]),
         ])
         let database = testDatabase(transport, policy: RecordedSleeps().policy())
         let answer = try await database.modifyRecords(RecordsModifyRequest(savingRecords: Self.records(4)))
-        #expect(transport.requests.map { operationNames($0.body) } == [["N0", "N1", "N2", "N3"], ["N0", "N1"], ["N2", "N3"]])
+        #expect(
+            transport.requests.map { operationNames($0.body) } == [
+                ["N0", "N1", "N2", "N3"], ["N0", "N1"], ["N2", "N3"],
+            ])
         #expect(answer.records.map(\.recordName) == ["N0", "N1", "N2", "N3"])
     }
 
@@ -114,7 +118,8 @@ struct ModifyRecordsTests {
         ])
         let database = testDatabase(transport, policy: sleeps.policy())
         let answer = try await database.modifyRecords(RecordsModifyRequest(savingRecords: Self.records(4)))
-        #expect(transport.requests.map { operationNames($0.body) } == [["N0", "N1", "N2", "N3"], ["N1", "N3"], ["N3"]])
+        #expect(
+            transport.requests.map { operationNames($0.body) } == [["N0", "N1", "N2", "N3"], ["N1", "N3"], ["N3"]])
         #expect(sleeps.all == [.seconds(5), .seconds(2)])
         #expect(answer.records.map(\.recordName) == ["N0", "N1", "N2", "N3"])
         #expect(answer.records.map { $0.record != nil } == [true, true, false, true])

@@ -57,8 +57,9 @@ struct RequestTests {
         #expect(database.webAuthToken == "next+token/2=")
         _ = try await database.listZones()
         let paths = transport.requests.map(\.path)
-        #expect(paths[0] == "/database/1/iCloud.com.example.Notes/development/private/zones/list"
-            + "?ckAPIToken=API&ckWebAuthToken=first%2Btoken%2F1%3D")
+        #expect(
+            paths[0] == "/database/1/iCloud.com.example.Notes/development/private/zones/list"
+                + "?ckAPIToken=API&ckWebAuthToken=first%2Btoken%2F1%3D")
         #expect(paths[1].hasSuffix("?ckAPIToken=API&ckWebAuthToken=next%2Btoken%2F2%3D"))
         #expect(transport.requests[0].header("X-Apple-CloudKit-Request-KeyID") == nil)
     }
@@ -128,7 +129,9 @@ struct RequestTests {
             credentials: .apiToken("A"), transport: transport,
             serverURL: URL(string: "http://127.0.0.1:8080/proxy/") ?? URL(fileURLWithPath: "/"))
         _ = try await database.listZones()
-        #expect(transport.requests[0].path == "/proxy/database/1/iCloud.com.example.Notes/production/shared/zones/list?ckAPIToken=A")
+        #expect(
+            transport.requests[0].path
+                == "/proxy/database/1/iCloud.com.example.Notes/production/shared/zones/list?ckAPIToken=A")
         #expect(CloudKitDatabase.appleServerURL.absoluteString == "https://api.apple-cloudkit.com")
     }
 
@@ -147,7 +150,9 @@ struct RequestTests {
         #expect(error.serverError?.reason == "Invalid value")
         #expect(error.serverError?.httpStatus == 400)
         #expect(error.attempts == 1)
-        #expect(error.description == "CloudKit records/modify of record 'N1' failed with BAD_REQUEST (HTTP 400): Invalid value")
+        #expect(
+            error.description
+                == "CloudKit records/modify of record 'N1' failed with BAD_REQUEST (HTTP 400): Invalid value")
     }
 
     @Test("A success whose body is not the operation's answer is an unreadable answer")

@@ -37,7 +37,8 @@ struct RetryTests {
     @Test("Without a delay from the server, the waits back off exponentially, then the error is thrown")
     func backoffThenGiveUp() async throws {
         let sleeps = RecordedSleeps()
-        let transport = ScriptedTransport(Array(repeating: .status(503, #"{"serverErrorCode":"TRY_AGAIN_LATER"}"#), count: 4))
+        let transport = ScriptedTransport(
+            Array(repeating: .status(503, #"{"serverErrorCode":"TRY_AGAIN_LATER"}"#), count: 4))
         let database = testDatabase(transport, policy: sleeps.policy(maximumRetries: 3))
         let error = try await #require(throws: CloudKitError.self) { try await database.queryRecords(Self.query) }
         #expect(sleeps.all == [.seconds(1), .seconds(2), .seconds(4)])
@@ -102,7 +103,9 @@ struct RetryTests {
         _ = try await database.queryRecords(Self.query)
         #expect(transport.requests.count == 2)
 
-        let delete = RecordsModifyRequest(operations: [RecordOperation(deleting: "N1", recordType: "Note", changeTag: "t")])
+        let delete = RecordsModifyRequest(operations: [
+            RecordOperation(deleting: "N1", recordType: "Note", changeTag: "t")
+        ])
         let error = try await #require(throws: CloudKitError.self) { try await database.modifyRecords(delete) }
         guard case .noAnswer = error.reason else {
             Issue.record("expected no answer, got \(error)")
@@ -120,7 +123,8 @@ struct RetryTests {
             .ok(#"{"records":[\#(noteJSON("N1", title: "a"))]}"#),
         ])
         let database = testDatabase(transport, policy: sleeps.policy())
-        let answer = try await database.modifyRecords(RecordsModifyRequest(savingRecords: [noteRecord("N1", title: "a")]))
+        let answer = try await database.modifyRecords(
+            RecordsModifyRequest(savingRecords: [noteRecord("N1", title: "a")]))
         #expect(answer.records.first?.record?.recordName == "N1")
         #expect(sleeps.all == [.seconds(1)])
     }

@@ -45,11 +45,14 @@ struct ModelTests {
         let unreadable = #"{"recordName":"c","recordType":"Note","fields":{"title":{"value":"x","type":"HOLOGRAM"}}}"#
         let transport = ScriptedTransport([
             .ok(#"{"records":[\#(noteJSON("a", title: "First")),\#(mistyped)],"continuationMarker":"M"}"#),
-            .ok(#"{"records":[\#(unreadable),\#(refusalJSON("d", "ACCESS_DENIED")),\#(noteJSON("e", title: "Last"))]}"#),
+            .ok(
+                #"{"records":[\#(unreadable),\#(refusalJSON("d", "ACCESS_DENIED")),\#(noteJSON("e", title: "Last"))]}"#),
         ])
         let database = testDatabase(transport, policy: RecordedSleeps().policy())
         var results: [CloudKitModelResult<Note>] = []
-        for try await page in database.queryModels(Note.self, RecordsQueryRequest(query: RecordQuery(recordType: "Note"))) {
+        for try await page in database.queryModels(
+            Note.self, RecordsQueryRequest(query: RecordQuery(recordType: "Note")))
+        {
             results += page
         }
         #expect(results.map(\.model) == [Note(id: "a", title: "First"), nil, nil, nil, Note(id: "e", title: "Last")])
