@@ -26,7 +26,7 @@ extension CloudKitDatabase {
 
     /// Uploads a file's bytes to the URL of an upload token, through the same transport, and
     /// returns what the record's asset field then carries (its
-    /// ``AssetUploadResult/asset``: the checksum, size and receipt of the `ASSETID` value).
+    /// `AssetUploadResult/asset`: the checksum, size and receipt of the `ASSETID` value).
     ///
     /// The URL carries its own authorisation: the request is not signed. An upload that gets no
     /// answer is sent again, as the retry policy allows: a second upload only leaves the first
@@ -51,11 +51,11 @@ extension CloudKitDatabase {
     /// Uploads the files of the records' assets that the server has not received, and returns
     /// the records with each such asset replaced by what its upload returned.
     ///
-    /// An asset the server has not received has a local ``RecordAsset/fileURL`` and neither a
-    /// receipt nor a checksum, as ``RecordEncoder`` makes them for a ``RecordAssetValue`` or a
+    /// An asset the server has not received has a local `RecordAsset/fileURL` and neither a
+    /// receipt nor a checksum, as `RecordEncoder` makes them for a `RecordAssetValue` or a
     /// file URL. The client asks for one token for each (an asset list's elements each take
     /// one), reads each file, uploads its bytes, and puts the upload's
-    /// ``AssetUploadResult/asset`` in its place. Records without such assets come back as they
+    /// `AssetUploadResult/asset` in its place. Records without such assets come back as they
     /// are.
     ///
     /// - Parameters:

@@ -8,7 +8,7 @@ extension CloudKitDatabase {
     /// Creates, updates, replaces and deletes records (`records/modify`).
     ///
     /// - A request of more than 200 operations (the server's limit, see
-    ///   ``maximumOperationsPerRequest``) is sent as requests of 200, in order, and their answers
+    ///   `maximumOperationsPerRequest`) is sent as requests of 200, in order, and their answers
     ///   joined, when it may be applied in parts: when it is not atomic (`atomic: false`, or
     ///   `atomic: nil` in the default zone, where the server does not apply atomicity). An
     ///   atomic one is refused before anything
@@ -26,7 +26,7 @@ extension CloudKitDatabase {
     ///   writer got there first. A request with deletes is not sent again after a lost answer.
     ///
     /// Every other refusal of a record is returned in its place, for the caller to act on
-    /// (``RecordServerError/isConflict``, ``RecordServerError/recoverySuggestion``).
+    /// (`RecordServerError/isConflict`, `RecordServerError/recoverySuggestion`).
     ///
     /// - Parameter request: The operations.
     /// - Returns: One entry for each operation, in order, and the zone's new sync token.

@@ -38,7 +38,7 @@ final class Authentication: @unchecked Sendable {
     /// Authenticates `request`, whose URL path from `/database/` on is `subpath`.
     ///
     /// An API token goes in the query (`ckAPIToken`, then `ckWebAuthToken`); a server-to-server
-    /// key signs the message of ``ServerToServerMessage`` and adds its three headers.
+    /// key signs the message of `ServerToServerMessage` and adds its three headers.
     func authenticate(_ request: inout URLRequest, subpath: String, body: Data) async throws {
         switch credentials {
         case .apiToken(let token, _):

@@ -39,7 +39,7 @@ import RecordCodable
 /// The client sends a request again only when that cannot apply it twice, waiting as its
 /// ``retryPolicy`` says (the server's `retryAfter` or `Retry-After` first, else a bounded
 /// exponential backoff with jitter); a cancelled task stops at once with `CancellationError`.
-/// What each of the server's codes (``RecordServerError/Code``) leads to, for the whole request
+/// What each of the server's codes (`RecordServerError/Code`) leads to, for the whole request
 /// or one record of it:
 ///
 /// | Code | What the client does |

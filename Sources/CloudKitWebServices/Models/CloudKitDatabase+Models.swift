@@ -7,7 +7,7 @@ extension CloudKitDatabase {
     ///
     /// Each model is encoded with `encoder`, and saved with an `update` when its record carries
     /// a change tag (it was decoded from the server's record), a `create` otherwise. Assets that
-    /// are local files (a ``RecordAssetValue``, a file URL) are uploaded first, as
+    /// are local files (a `RecordAssetValue`, a file URL) are uploaded first, as
     /// ``saveRecords(_:zoneID:atomic:)`` does; a request of more than 200 models is split as
     /// ``modifyRecords(_:)`` says.
     ///
@@ -41,7 +41,7 @@ extension CloudKitDatabase {
     ///   - decoder: The decoder that turns the record into a model.
     /// - Returns: The model, or `nil` when the server has no such record (`NOT_FOUND`).
     /// - Throws: The `DecodingError` of a record that does not decode as the model; the
-    ///   ``UnreadableRecord`` of one that cannot be read; the ``RecordServerError`` of any other
+    ///   `UnreadableRecord` of one that cannot be read; the `RecordServerError` of any other
     ///   refusal of the record; ``CloudKitError`` for a failed request.
     public func fetch<Model: Decodable>(
         _ type: Model.Type, recordName: String, zoneID: RecordZoneID? = nil, decoder: RecordDecoder = RecordDecoder()

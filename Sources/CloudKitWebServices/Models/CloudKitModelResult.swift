@@ -36,7 +36,7 @@ public enum CloudKitModelResult<Model> {
     }
 
     /// Returns the model, or throws why there is none: the `DecodingError`, the
-    /// ``UnreadableRecord`` or the ``RecordServerError``.
+    /// `UnreadableRecord` or the `RecordServerError`.
     public func get() throws -> Model {
         switch self {
         case .success(let model): return model

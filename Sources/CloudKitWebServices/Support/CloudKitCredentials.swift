@@ -8,7 +8,7 @@ import Foundation
 /// - ``serverToServer(keyID:sign:)``: a server-to-server key, for a server that reaches a
 ///   container's public database as its developer. The key is an ECDSA P-256 key pair whose
 ///   public half is registered in CloudKit Console, which gives it the key ID. For each request
-///   the client builds the message to sign (``ServerToServerMessage``: the date, the Base64
+///   the client builds the message to sign (`ServerToServerMessage`: the date, the Base64
 ///   SHA-256 of the body and the URL's subpath, joined by colons), hands its bytes to `sign`, and
 ///   sends the key ID, the date and the Base64 of the signature `sign` returns as the headers
 ///   `X-Apple-CloudKit-Request-KeyID`, `X-Apple-CloudKit-Request-ISO8601Date` and

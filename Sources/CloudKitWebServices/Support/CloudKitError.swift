@@ -5,7 +5,7 @@ import RecordCodable
 /// the server's reason or the connection's.
 ///
 /// Refusals of single records in an answer are no `CloudKitError`: they come back inside the
-/// response (``RecordResult/failure(_:)``), as CloudKit sends them. A `CloudKitError` is thrown
+/// response (`RecordResult/failure(_:)`), as CloudKit sends them. A `CloudKitError` is thrown
 /// when there is no answer to return:
 ///
 /// ```swift
