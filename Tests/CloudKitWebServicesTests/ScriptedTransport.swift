@@ -17,6 +17,8 @@ final class ScriptedTransport: CloudKitTransport, @unchecked Sendable {
         case answer(StandInResponse)
         /// No answer: the connection failed after the request left.
         case noAnswer
+        /// The server's answer, after a short wait that lets other calls start meanwhile.
+        case slowAnswer(StandInResponse)
         /// An answer that takes until the task is cancelled.
         case hang
     }
@@ -46,6 +48,13 @@ final class ScriptedTransport: CloudKitTransport, @unchecked Sendable {
         }
         switch step {
         case .answer(let answer)?:
+            guard let url = request.url,
+                let response = HTTPURLResponse(
+                    url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: answer.headers)
+            else { throw URLError(.badURL) }
+            return (answer.body, response)
+        case .slowAnswer(let answer)?:
+            try await Task.sleep(for: .milliseconds(20))
             guard let url = request.url,
                 let response = HTTPURLResponse(
                     url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: answer.headers)

@@ -75,10 +75,15 @@ extension CloudKitDatabase {
             },
             zoneID: zoneID)
         let tokens = try await requestAssetUploads(request).tokens
-        guard tokens.count == files.count else {
+        let matching = zip(files, tokens).allSatisfy { file, token in
+            token.fieldName == file.field
+                && (token.recordName ?? records[file.record].recordName)
+                    == records[file.record].recordName
+        }
+        guard tokens.count == files.count, matching else {
             throw CloudKitError(
                 operation: "assets/upload",
-                reason: .unreadableAnswer(status: 200, AnswerMismatch(operations: files.count, answers: tokens.count)))
+                reason: .unreadableAnswer(status: 200, TokenMismatch(asked: files.count, answered: tokens.count)))
         }
         var uploaded = records
         for (file, token) in zip(files, tokens) {
@@ -176,5 +181,14 @@ extension RecordAsset {
     /// The local file of an asset the server has not received (no receipt, no checksum), or `nil`.
     var localFile: URL? {
         receipt == nil && fileChecksum == nil ? fileURL : nil
+    }
+}
+
+/// An answer to a token request whose tokens are not those asked for, one for one, in order.
+struct TokenMismatch: Error, CustomStringConvertible {
+    let asked: Int
+    let answered: Int
+    var description: String {
+        "The server answered \(answered) upload tokens for the \(asked) asked for, or not in the order asked."
     }
 }

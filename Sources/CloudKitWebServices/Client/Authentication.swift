@@ -8,7 +8,9 @@ import RecordCodable
 /// A database's credentials and the web auth token that changes with each answer.
 ///
 /// The one piece of state a ``CloudKitDatabase`` shares between its copies and its concurrent
-/// calls: the lock guards ``webAuthToken``, which each answer may replace.
+/// calls: the lock guards ``webAuthToken``, which each answer may replace. A web auth token is
+/// good for one request, so while one is in use the exchanges go one at a time (``oneAtATime``):
+/// each sends the token the answer before it handed out.
 final class Authentication: @unchecked Sendable {
     /// The header in which the server hands out the next web auth token.
     static let webAuthTokenHeader = "X-Apple-CloudKit-Web-Auth-Token"
@@ -16,10 +18,32 @@ final class Authentication: @unchecked Sendable {
     let credentials: CloudKitCredentials
     private let lock = NSLock()
     private var currentWebAuthToken: String?
+    /// Orders the exchanges that send a web auth token; `nil` for other credentials.
+    private let gate: ExchangeGate?
 
     init(_ credentials: CloudKitCredentials) {
         self.credentials = credentials
-        if case .apiToken(_, let webAuthToken) = credentials { currentWebAuthToken = webAuthToken }
+        if case .apiToken(_, let webAuthToken?) = credentials {
+            currentWebAuthToken = webAuthToken
+            gate = ExchangeGate()
+        } else {
+            gate = nil
+        }
+    }
+
+    /// Runs one exchange — the request built, sent and its answer's token kept — alone when a
+    /// web auth token is in use, else at once.
+    func oneAtATime<Result: Sendable>(_ exchange: () async throws -> Result) async throws -> Result {
+        guard let gate else { return try await exchange() }
+        await gate.enter()
+        do {
+            let result = try await exchange()
+            await gate.leave()
+            return result
+        } catch {
+            await gate.leave()
+            throw error
+        }
     }
 
     /// The web auth token the next request sends.
@@ -57,6 +81,30 @@ final class Authentication: @unchecked Sendable {
             for (name, value) in message.headers(keyID: keyID, signature: signature.base64EncodedString()) {
                 request.setValue(value, forHTTPHeaderField: name)
             }
+        }
+    }
+}
+
+/// Lets one exchange in at a time, the others waiting in the order they came.
+private actor ExchangeGate {
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Waits until no other exchange is in.
+    func enter() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Lets the next waiting exchange in, or opens the gate.
+    func leave() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
         }
     }
 }

@@ -53,13 +53,24 @@ struct Exchange: Sendable {
         var resentAfterNoAnswer = false
         while true {
             try Task.checkCancellation()
-            let request = try await urlRequest(for: database)
             attempts += 1
+            let sent = try await database.authentication.oneAtATime {
+                () -> Swift.Result<(Data, HTTPURLResponse), any Error> in
+                let request = try await urlRequest(for: database)
+                do {
+                    let answer = try await database.transport.send(request)
+                    database.authentication.remember(answer.1)
+                    return .success(answer)
+                } catch {
+                    return .failure(error)
+                }
+            }
             let data: Data
             let response: HTTPURLResponse
-            do {
-                (data, response) = try await database.transport.send(request)
-            } catch {
+            switch sent {
+            case .success(let answer):
+                (data, response) = answer
+            case .failure(let error):
                 if error is CancellationError || Task.isCancelled { throw CancellationError() }
                 let unanswered = failure(.noAnswer(error), attempts: attempts)
                 guard resendsWhenUnanswered, let delay = policy.delay(beforeRetry: attempts - 1, serverDelay: nil)
@@ -68,7 +79,6 @@ struct Exchange: Sendable {
                 resentAfterNoAnswer = true
                 continue
             }
-            database.authentication.remember(response)
             if (200..<300).contains(response.statusCode) { return (data, response.statusCode, resentAfterNoAnswer) }
             let refusal = RecordServerError(
                 httpStatus: response.statusCode, headers: response.headerFields, body: data)

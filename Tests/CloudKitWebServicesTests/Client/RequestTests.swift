@@ -1,3 +1,4 @@
+import CloudKitStandIn
 import CloudKitWebServices
 import Foundation
 import RecordCodable
@@ -192,4 +193,41 @@ final class MessageLog: @unchecked Sendable {
     private var messages: [Data] = []
     var all: [Data] { lock.withLock { messages } }
     func append(_ message: Data) { lock.withLock { messages.append(message) } }
+}
+
+@Suite("A web auth token is good for one request")
+struct WebAuthTokenTests {
+    @Test("Concurrent calls go one at a time, each with the token the answer before handed out")
+    func concurrentCallsTakeTurns() async throws {
+        let transport = ScriptedTransport(
+            (1...4).map { token in
+                .slowAnswer(
+                    StandInResponse(
+                        headers: ["X-Apple-CloudKit-Web-Auth-Token": "T\(token)"], body: Data(#"{"zones":[]}"#.utf8)))
+            })
+        let database = testDatabase(
+            transport, credentials: .apiToken("API", webAuthToken: "T0"), policy: RecordedSleeps().policy())
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { _ = try await database.listZones() } }
+            try await group.waitForAll()
+        }
+        let sent = transport.requests.map { $0.path.components(separatedBy: "ckWebAuthToken=").last ?? "" }
+        #expect(sent == ["T0", "T1", "T2", "T3"])
+        #expect(database.webAuthToken == "T4")
+    }
+
+    @Test("Upload tokens that are not those asked for, in order, are an error before any upload")
+    func mismatchedTokens() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ckws-\(UUID().uuidString).bin")
+        try Data("x".utf8).write(to: file)
+        var record = noteRecord("N1", title: "a")
+        record["image"] = .asset(RecordAsset(fileURL: file))
+        let transport = ScriptedTransport([
+            .ok(#"{"tokens":[{"recordName":"N1","fieldName":"other","url":"https://u.test/1"}]}"#)
+        ])
+        let database = testDatabase(transport, policy: RecordedSleeps().policy())
+        let error = try await #require(throws: CloudKitError.self) { try await database.uploadAssets(of: [record]) }
+        #expect(error.operation == "assets/upload")
+        #expect(transport.requests.count == 1)
+    }
 }
