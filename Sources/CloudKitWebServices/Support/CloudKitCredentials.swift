@@ -27,7 +27,8 @@ import Foundation
 ///   (`ckWebAuthToken`) the request acts as that user, and may reach the private and shared
 ///   databases. The server answers each request made with a web auth token with the next one, in
 ///   the response header `X-Apple-CloudKit-Web-Auth-Token`: the client sends that one from then
-///   on (see ``CloudKitDatabase/webAuthToken``).
+///   on (see ``CloudKitDatabase/webAuthToken``), and makes its requests one at a time so that
+///   each carries the token the answer before handed out.
 public enum CloudKitCredentials: Sendable {
     /// A server-to-server key: its key ID from CloudKit Console, and a closure that signs the
     /// bytes it is given with the key's private half (ECDSA P-256 over their SHA-256) and
