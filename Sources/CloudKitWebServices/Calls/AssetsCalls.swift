@@ -5,6 +5,11 @@ import RecordCodable
 // records saved with what the uploads returned.
 
 extension CloudKitDatabase {
+    /// The largest asset file the server takes: 50 MB (Apple's CloudKit Web Services Reference,
+    /// "Data Size Limits"), counted here as 50 × 1,048,576 bytes, so that no file the server
+    /// takes is refused.
+    public static let maximumAssetSize = 50 * 1_048_576
+
     /// Asks for the URLs to upload asset files to (`assets/upload`): one for each token.
     ///
     /// A request for more than 200 tokens (the server's limit) is sent as several, and their
@@ -33,11 +38,21 @@ extension CloudKitDatabase {
     /// unused.
     ///
     /// - Parameters:
-    ///   - data: The file's bytes (at most 50 MB, the server's limit for an asset).
+    ///   - data: The file's bytes: at most 50 MB, the server's limit for an asset file
+    ///   (``maximumAssetSize``).
     ///   - url: The token's `url`.
-    /// - Throws: ``CloudKitError`` (operation `asset upload`) when the URL is not valid, the
-    ///   server refuses the upload, or no answer comes after the retries.
+    /// - Throws: ``CloudKitError`` (operation `asset upload`) when the file is larger than the
+    ///   server takes or the URL is not valid (nothing is sent then), the server refuses the
+    ///   upload, or no answer comes after the retries.
     public func uploadAsset(_ data: Data, to url: String) async throws -> AssetUploadResult {
+        guard data.count <= Self.maximumAssetSize else {
+            throw CloudKitError(
+                operation: "asset upload",
+                reason: .invalidRequest(
+                    "The file of \(data.count) bytes is larger than the \(Self.maximumAssetSize) bytes (50 MB) "
+                        + "CloudKit takes for an asset."),
+                attempts: 0)
+        }
         guard let target = URL(string: url), target.scheme != nil else {
             throw CloudKitError(
                 operation: "asset upload", reason: .invalidRequest("The upload URL '\(url)' is not valid."),

@@ -25,6 +25,8 @@ extension CloudKitDatabase {
     ///   type and fields; an asset by its checksum). Otherwise the refusal is returned: another
     ///   writer got there first. A request with deletes is not sent again after a lost answer.
     ///
+    /// A request without operations is not sent: its answer has no records.
+    ///
     /// Every other refusal of a record is returned in its place, for the caller to act on
     /// (`RecordServerError/isConflict`, `RecordServerError/recoverySuggestion`).
     ///
@@ -35,6 +37,8 @@ extension CloudKitDatabase {
     ///   request; or no answer. For a request sent in parts, the error's
     ///   ``CloudKitError/completed`` holds the results of the parts applied before.
     public func modifyRecords(_ request: RecordsModifyRequest) async throws -> RecordsModifyResponse {
+        // A request without operations changes nothing, and the server refuses it.
+        guard !request.operations.isEmpty else { return RecordsModifyResponse(records: []) }
         let limit = Self.maximumOperationsPerRequest
         let plan = ModifyPlan(request)
         guard request.operations.count > limit else { return try await modifyPart(request, plan: plan) }

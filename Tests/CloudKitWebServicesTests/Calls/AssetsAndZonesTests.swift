@@ -99,6 +99,13 @@ struct AssetsAndZonesTests {
             try await database.uploadAsset(Data(), to: "not a url")
         }
         #expect(badURL.operation == "asset upload")
+
+        let tooLarge = try await #require(throws: CloudKitError.self) {
+            try await database.uploadAsset(
+                Data(count: CloudKitDatabase.maximumAssetSize + 1), to: "https://cvws.test/u")
+        }
+        #expect(tooLarge.description.contains("52428801 bytes"))
+        #expect(transport.requests.count == 2)
     }
 
     @Test("More than 200 asset tokens are asked for in parts")

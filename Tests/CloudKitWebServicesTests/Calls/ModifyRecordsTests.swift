@@ -30,6 +30,15 @@ struct ModifyRecordsTests {
         #expect(database.maximumOperationsPerRequest == 200)
     }
 
+    @Test("A request without operations is not sent")
+    func empty() async throws {
+        let transport = ScriptedTransport([])
+        let database = testDatabase(transport, policy: RecordedSleeps().policy())
+        let answer = try await database.modifyRecords(RecordsModifyRequest(operations: []))
+        #expect(answer.records.isEmpty)
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test("Exactly 200 operations go in one request")
     func atTheLimit() async throws {
         let transport = ScriptedTransport([Self.answer((0..<200).map { "N\($0)" })])
