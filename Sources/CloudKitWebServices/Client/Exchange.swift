@@ -37,17 +37,29 @@ struct Exchange: Sendable {
     func reply<Answer: Decodable>(_ type: Answer.Type, from database: CloudKitDatabase) async throws
         -> (answer: Answer, resentAfterNoAnswer: Bool)
     {
-        let (data, status, resent) = try await send(to: database)
+        let delivery = try await send(to: database)
         do {
-            return (try RecordJSONDecoder().decode(Answer.self, from: data), resent)
+            return (try RecordJSONDecoder().decode(Answer.self, from: delivery.body), delivery.resentAfterNoAnswer)
         } catch {
-            throw failure(.unreadableAnswer(status: status, error), attempts: 1)
+            throw failure(.unreadableAnswer(status: delivery.status, error), attempts: delivery.attempts)
         }
     }
 
-    /// Sends the request until it has an answer with a success status, and returns the body, the
-    /// status, and whether an attempt got no answer before.
-    func send(to database: CloudKitDatabase) async throws -> (Data, Int, Bool) {
+    /// A request's answer with a success status, and how it came.
+    struct Delivery {
+        /// The answer's body.
+        var body: Data
+        /// The answer's status.
+        var status: Int
+        /// How many times the request was sent.
+        var attempts: Int
+        /// Whether an attempt before got no answer, so that the request may have been applied
+        /// twice.
+        var resentAfterNoAnswer: Bool
+    }
+
+    /// Sends the request until it has an answer with a success status.
+    func send(to database: CloudKitDatabase) async throws -> Delivery {
         let policy = database.retryPolicy
         var attempts = 0
         var resentAfterNoAnswer = false
@@ -79,7 +91,11 @@ struct Exchange: Sendable {
                 resentAfterNoAnswer = true
                 continue
             }
-            if (200..<300).contains(response.statusCode) { return (data, response.statusCode, resentAfterNoAnswer) }
+            if (200..<300).contains(response.statusCode) {
+                return Delivery(
+                    body: data, status: response.statusCode, attempts: attempts,
+                    resentAfterNoAnswer: resentAfterNoAnswer)
+            }
             let refusal = RecordServerError(
                 httpStatus: response.statusCode, headers: response.headerFields, body: data)
             guard refusal.isRetryable,
