@@ -70,8 +70,8 @@ extension CloudKitDatabase {
     /// receipt nor a checksum, as `RecordEncoder` makes them for a `RecordAssetValue` or a
     /// file URL. The client asks for one token for each (an asset list's elements each take
     /// one), reads each file, uploads its bytes, and puts the upload's
-    /// `AssetUploadResult/asset` in its place. Records without such assets come back as they
-    /// are.
+    /// `AssetUploadResult/asset` in its place. A record without a name takes the one the server
+    /// chose for its tokens. Records without such assets come back as they are.
     ///
     /// - Parameters:
     ///   - records: The records to save next.
@@ -90,17 +90,19 @@ extension CloudKitDatabase {
             },
             zoneID: zoneID)
         let tokens = try await requestAssetUploads(request).tokens
-        let matching = zip(files, tokens).allSatisfy { file, token in
-            token.fieldName == file.field
-                && (token.recordName ?? records[file.record].recordName)
-                    == records[file.record].recordName
-        }
-        guard tokens.count == files.count, matching else {
-            throw CloudKitError(
-                operation: "assets/upload",
-                reason: .unreadableAnswer(status: 200, TokenMismatch(asked: files.count, answered: tokens.count)))
-        }
+        let mismatch = CloudKitError(
+            operation: "assets/upload",
+            reason: .unreadableAnswer(status: 200, TokenMismatch(asked: files.count, answered: tokens.count)))
+        guard tokens.count == files.count else { throw mismatch }
         var uploaded = records
+        for (file, token) in zip(files, tokens) {
+            // A record without a name takes the one the server chose for its first token.
+            if uploaded[file.record].recordName.isEmpty, let chosen = token.recordName {
+                uploaded[file.record].recordName = chosen
+            }
+            let named = token.recordName.map { $0 == uploaded[file.record].recordName } ?? true
+            guard token.fieldName == file.field, named else { throw mismatch }
+        }
         for (file, token) in zip(files, tokens) {
             let data: Data
             do {

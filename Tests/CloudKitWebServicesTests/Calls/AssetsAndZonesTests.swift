@@ -141,4 +141,37 @@ struct AssetsAndZonesTests {
         let looked = try await database.lookupZones([zone, RecordZoneID(zoneName: "Gone")])
         #expect(looked.map { $0.error?.serverErrorCode } == [nil, .zoneNotFound])
     }
+
+    @Test("Upload tokens that are not those asked for, in order, are an error before any upload")
+    func mismatchedTokens() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ckws-\(UUID().uuidString).bin")
+        try Data("x".utf8).write(to: file)
+        var record = noteRecord("N1", title: "a")
+        record["image"] = .asset(RecordAsset(fileURL: file))
+        let transport = ScriptedTransport([
+            .ok(#"{"tokens":[{"recordName":"N1","fieldName":"other","url":"https://u.test/1"}]}"#)
+        ])
+        let database = testDatabase(transport, policy: RecordedSleeps().policy())
+        let error = try await #require(throws: CloudKitError.self) { try await database.uploadAssets(of: [record]) }
+        #expect(error.operation == "assets/upload")
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test("A record without a name takes the name the server chose for its upload token")
+    func serverChosenName() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ckws-\(UUID().uuidString).bin")
+        try Data("x".utf8).write(to: file)
+        var record = noteRecord("", title: "a")
+        record["image"] = .asset(RecordAsset(fileURL: file))
+        let transport = ScriptedTransport([
+            .ok(#"{"tokens":[{"recordName":"SERVER-1","fieldName":"image","url":"https://u.test/1"}]}"#),
+            .ok(#"{"singleFile":{"fileChecksum":"C","size":1,"receipt":"R"}}"#),
+        ])
+        let database = testDatabase(transport, policy: RecordedSleeps().policy())
+        let uploaded = try await database.uploadAssets(of: [record])
+        #expect(uploaded.first?.recordName == "SERVER-1")
+        #expect(uploaded.first?["image"] == .asset(RecordAsset(fileChecksum: "C", size: 1, receipt: "R")))
+        let tokens = jsonObject(transport.requests[0].body)["tokens"] as? [[String: Any]]
+        #expect(tokens?.first?["recordName"] == nil)
+    }
 }

@@ -215,19 +215,4 @@ struct WebAuthTokenTests {
         #expect(sent == ["T0", "T1", "T2", "T3"])
         #expect(database.webAuthToken == "T4")
     }
-
-    @Test("Upload tokens that are not those asked for, in order, are an error before any upload")
-    func mismatchedTokens() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ckws-\(UUID().uuidString).bin")
-        try Data("x".utf8).write(to: file)
-        var record = noteRecord("N1", title: "a")
-        record["image"] = .asset(RecordAsset(fileURL: file))
-        let transport = ScriptedTransport([
-            .ok(#"{"tokens":[{"recordName":"N1","fieldName":"other","url":"https://u.test/1"}]}"#)
-        ])
-        let database = testDatabase(transport, policy: RecordedSleeps().policy())
-        let error = try await #require(throws: CloudKitError.self) { try await database.uploadAssets(of: [record]) }
-        #expect(error.operation == "assets/upload")
-        #expect(transport.requests.count == 1)
-    }
 }
