@@ -15,6 +15,13 @@ struct AssetsAndZonesTests {
         return url
     }
 
+    /// A Note record whose `image` is a local file of one byte.
+    static func noteWithImage(named name: String) throws -> Record {
+        var record = noteRecord(name, title: "a")
+        record["image"] = .asset(RecordAsset(fileURL: try file("x", named: "image.bin")))
+        return record
+    }
+
     static func uploadAnswer(_ checksum: String, size: Int) -> ScriptedTransport.Step {
         .ok(#"{"singleFile":{"fileChecksum":"\#(checksum)","size":\#(size),"receipt":"R-\#(checksum)"}}"#)
     }
@@ -144,10 +151,7 @@ struct AssetsAndZonesTests {
 
     @Test("Upload tokens that are not those asked for, in order, are an error before any upload")
     func mismatchedTokens() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ckws-\(UUID().uuidString).bin")
-        try Data("x".utf8).write(to: file)
-        var record = noteRecord("N1", title: "a")
-        record["image"] = .asset(RecordAsset(fileURL: file))
+        let record = try Self.noteWithImage(named: "N1")
         let transport = ScriptedTransport([
             .ok(#"{"tokens":[{"recordName":"N1","fieldName":"other","url":"https://u.test/1"}]}"#)
         ])
@@ -159,10 +163,7 @@ struct AssetsAndZonesTests {
 
     @Test("A record without a name takes the name the server chose for its upload token")
     func serverChosenName() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ckws-\(UUID().uuidString).bin")
-        try Data("x".utf8).write(to: file)
-        var record = noteRecord("", title: "a")
-        record["image"] = .asset(RecordAsset(fileURL: file))
+        let record = try Self.noteWithImage(named: "")
         let transport = ScriptedTransport([
             .ok(#"{"tokens":[{"recordName":"SERVER-1","fieldName":"image","url":"https://u.test/1"}]}"#),
             .ok(#"{"singleFile":{"fileChecksum":"C","size":1,"receipt":"R"}}"#),
