@@ -50,15 +50,21 @@ import RecordCodable
 /// | `EXISTS` | Returned for the record. After a lost answer to a create, the record is looked up and counted saved when the server has what was sent |
 /// | `AUTHENTICATION_REQUIRED` (421) | Thrown; its `redirectURL` is where the user signs in |
 /// | `AUTHENTICATION_FAILED` (401), `ACCESS_DENIED` (403), `BAD_REQUEST` (400), `INVALID_ARGUMENTS`, `QUOTA_EXCEEDED` (413), `NOT_FOUND`, `ZONE_NOT_FOUND` (404), `VALIDATING_REFERENCE_ERROR` (412), `UNIQUE_FIELD_ERROR`, `ATOMIC_ERROR`, `LIMIT_EXCEEDED` otherwise | Never retried: the same request would fail the same way. Thrown for the whole request, returned for a record |
-/// | `INTERNAL_ERROR` (500) | Never retried: Apple's reference tells it apart from `TRY_AGAIN_LATER`, and CloudKit calls it unrecoverable |
+/// | `INTERNAL_ERROR` (500) | Never retried unless the server gives a delay: Apple's reference tells it apart from `TRY_AGAIN_LATER`, and CloudKit calls it unrecoverable |
 /// | Any other code | Treated as the last row: never retried unless the server gives a delay |
 ///
 /// A request that got no answer (the transport threw) is sent again when that is safe: every
 /// read, an asset token request or upload, a zones request that only creates, and a
-/// records-modify request that only creates or updates records — whose answer is then checked
+/// records-modify request that only creates, updates or replaces records — whose answer is then checked
 /// as the table says, so that a lost answer neither duplicates nor fails a record. Any other
 /// modify is thrown as ``CloudKitError/Reason/noAnswer(_:)``: the caller cannot know whether it
 /// was applied.
+///
+/// ## Syncing a store
+///
+/// `CloudKitDatabase` implements `RecordSyncService`, the calls `RecordStore.sync(with:)` makes;
+/// their whole-request failures are thrown as ``CloudKitError``, whose
+/// ``CloudKitError/serverError`` is the server's `RecordServerError`.
 public struct CloudKitDatabase: Sendable {
     /// CloudKit Web Services' own address, the default ``serverURL``.
     public static let appleServerURL: URL = URL(string: "https://api.apple-cloudkit.com") ?? URL(fileURLWithPath: "/")
