@@ -43,6 +43,11 @@ final class StandInService: RecordSyncService, @unchecked Sendable {
         lock.withLock { stops[call] = stop }
     }
 
+    /// Forgets the stops of calls not made yet.
+    func clearStops() {
+        lock.withLock { stops = [:] }
+    }
+
     func modifyRecords(_ request: RecordsModifyRequest) async throws -> RecordsModifyResponse {
         try exchange(request, at: "records/modify")
     }
