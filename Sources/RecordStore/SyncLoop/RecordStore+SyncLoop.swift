@@ -14,7 +14,7 @@ extension RecordStore {
     /// See ``sync(with:options:)``.
     ///
     /// - Parameters:
-    ///   - service: The database: a `CloudKitDatabase`, or any ``RecordSyncService``.
+    ///   - service: The database: a `CloudKitDatabase`, or any `RecordSyncService`.
     ///   - conflicts: What to do with records in conflict; ``ConflictPolicy/keepBoth`` leaves them
     ///     in the store.
     @discardableResult
@@ -30,7 +30,7 @@ extension RecordStore {
     /// (<doc:TheSyncCycle> tells their rules, <doc:SyncingWithAServer> the loop's):
     ///
     /// 1. **Send.** The `records/modify` requests of ``modifyRequests(maximumOperations:)``, at
-    ///    most ``RecordSyncService/maximumOperationsPerRequest`` operations each, each answer
+    ///    most `maximumOperationsPerRequest` operations each, each answer
     ///    applied with ``apply(_:for:)`` before the next request goes. A zone the records need
     ///    that the store has never fetched changes of is created first (`zones/modify`; a zone
     ///    that exists is fine).

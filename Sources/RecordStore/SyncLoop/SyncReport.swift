@@ -25,7 +25,7 @@ public struct SyncReport: Hashable, Sendable {
     /// "Resolve conflicts" in <doc:TheSyncCycle> shows, or sync with a policy.
     public var conflictsLeft: [RecordKey] = []
     /// The records the server refused when the sync ended, with its error: each is owed still,
-    /// sent again by the next sync. A retryable error (``RecordServerError/isRetryable``) will
+    /// sent again by the next sync. A retryable error (`RecordServerError.isRetryable`) will
     /// likely pass then; another says what to fix.
     public var failures: [RecordKey: RecordServerError] = [:]
     /// The zones the sync could not create, or whose changes it could not fetch, by name, with
@@ -47,5 +47,6 @@ public struct SyncReport: Hashable, Sendable {
     /// Whether the sync left nothing to send and no conflict: the store and the server agree.
     public var isComplete: Bool { owed.isEmpty && conflictsLeft.isEmpty }
 
+    /// An empty report: nothing done yet.
     public init() {}
 }

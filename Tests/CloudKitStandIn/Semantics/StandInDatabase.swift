@@ -150,7 +150,8 @@ public final class StandInDatabase: @unchecked Sendable {
         func refuse(_ code: RecordServerError.Code, _ reason: String) -> Result<Record, RecordServerError> {
             .failure(RecordServerError(recordName: name, reason: reason, serverErrorCode: code))
         }
-        let tagMatches = existing?.metadata?.changeTag != nil && existing?.metadata?.changeTag == sent.metadata?.changeTag
+        let tagMatches =
+            existing?.metadata?.changeTag != nil && existing?.metadata?.changeTag == sent.metadata?.changeTag
         switch operation.operationType {
         case .create:
             if existing != nil { return refuse(.exists, "Record \(name) already exists") }
@@ -204,7 +205,9 @@ public final class StandInDatabase: @unchecked Sendable {
         let zoneID = request.zoneID ?? RecordZoneID(zoneName: StandInDatabase.defaultZone)
         return RecordsLookupResponse(
             records: request.recordNames.map { name in
-                guard let zone = zones[zoneID.zoneName] else { return .failure(Self.zoneNotFound(zoneID, record: name)) }
+                guard let zone = zones[zoneID.zoneName] else {
+                    return .failure(Self.zoneNotFound(zoneID, record: name))
+                }
                 guard let record = zone.records[name] else {
                     return .failure(
                         RecordServerError(recordName: name, reason: "Record not found", serverErrorCode: .notFound))
@@ -220,7 +223,8 @@ public final class StandInDatabase: @unchecked Sendable {
         guard let zone = zones[zoneID.zoneName] else { throw Self.zoneNotFound(zoneID, record: nil) }
         for filter in request.query.filterBy where filter.comparator != .equals {
             throw RecordServerError(
-                reason: "The stand-in serves EQUALS filters only, not \(filter.comparator)", serverErrorCode: .badRequest,
+                reason: "The stand-in serves EQUALS filters only, not \(filter.comparator)",
+                serverErrorCode: .badRequest,
                 httpStatus: 400)
         }
         let matching = zone.records.values.filter { record in
@@ -258,7 +262,8 @@ public final class StandInDatabase: @unchecked Sendable {
         guard let after = zone.changeNumber(of: request.syncToken) else {
             return .failure(
                 RecordServerError(
-                    reason: "Unknown sync token", serverErrorCode: .badRequest, zoneID: request.zoneID, httpStatus: 400))
+                    reason: "Unknown sync token", serverErrorCode: .badRequest, zoneID: request.zoneID, httpStatus: 400)
+            )
         }
         return .success(zone.changes(after: after, limit: request.resultsLimit ?? 200))
     }
@@ -333,7 +338,9 @@ extension StandInDatabase {
     /// Edits the record named `name` as another device would, with a new change tag; `nil` when
     /// there is no such record.
     @discardableResult
-    public func edit(_ name: String, inZone zone: String = StandInDatabase.defaultZone, _ change: (inout Record) -> Void)
+    public func edit(
+        _ name: String, inZone zone: String = StandInDatabase.defaultZone, _ change: (inout Record) -> Void
+    )
         -> Record?
     {
         lock.withLock {

@@ -17,7 +17,8 @@ struct StandInDatabaseTests {
                 path: "/database/1/iCloud.com.example/development/private/\(operation.rawValue)",
                 body: RecordJSONEncoder().encode(body)))
         guard response.status == 200 else {
-            return .failure(RecordServerError(httpStatus: response.status, headers: response.headers, body: response.body))
+            return .failure(
+                RecordServerError(httpStatus: response.status, headers: response.headers, body: response.body))
         }
         return .success(try RecordJSONDecoder().decode(Answer.self, from: response.body))
     }
@@ -37,7 +38,8 @@ struct StandInDatabaseTests {
 
     @Test("A create makes the record with a change tag and stamps; a second create of the name is EXISTS")
     func create() throws {
-        let saved = try #require(try modify([RecordOperation(.create, record: noteRecord("N1", title: "One"))]).first?.record)
+        let saved = try #require(
+            try modify([RecordOperation(.create, record: noteRecord("N1", title: "One"))]).first?.record)
         #expect(saved.metadata?.changeTag != nil)
         #expect(saved.metadata?.created?.userRecordName == database.userRecordName)
         #expect(saved["title"] == .string("One"))
@@ -47,7 +49,9 @@ struct StandInDatabaseTests {
         #expect(database.appliedOperations(to: "N1") == [.create])
     }
 
-    @Test("An update needs the server's change tag: it changes the fields it carries, keeps the rest, and gives a new tag")
+    @Test(
+        "An update needs the server's change tag: it changes the fields it carries, keeps the rest, and gives a new tag"
+    )
     func update() throws {
         var record = noteRecord("N1", title: "One")
         record["body"] = .string("Body")
@@ -66,7 +70,9 @@ struct StandInDatabaseTests {
         #expect(updated.metadata?.changeTag != tag)
         #expect(updated.metadata?.created == saved.metadata?.created)
 
-        let forced = try modify([RecordOperation(.forceUpdate, record: tagged(noteRecord("N1", title: "Forced"), "old"))])
+        let forced = try modify([
+            RecordOperation(.forceUpdate, record: tagged(noteRecord("N1", title: "Forced"), "old"))
+        ])
         #expect(forced.first?.record?["title"] == .string("Forced"))
         let replaced = try #require(
             try modify([RecordOperation(.forceReplace, record: noteRecord("N1", title: "Whole"))]).first?.record)
@@ -84,7 +90,8 @@ struct StandInDatabaseTests {
         #expect(stale.first?.error?.serverErrorCode == .conflict)
         let deleted = try modify([RecordOperation(deleting: "N1", changeTag: saved.metadata?.changeTag)])
         #expect(deleted.first?.record?.metadata?.deleted == true)
-        #expect(try modify([RecordOperation(deleting: "N1", changeTag: "x")]).first?.error?.serverErrorCode == .notFound)
+        #expect(
+            try modify([RecordOperation(deleting: "N1", changeTag: "x")]).first?.error?.serverErrorCode == .notFound)
         #expect(try modify([RecordOperation(.forceDelete, record: noteRecord("N2"))]).first?.record != nil)
         #expect(database.records().isEmpty)
     }
@@ -111,7 +118,8 @@ struct StandInDatabaseTests {
 
         for _ in 0..<2 {
             let created = try post(
-                .modifyZones, ZonesModifyRequest(creating: [RecordZoneID(zoneName: "Notes")]), as: ZonesModifyResponse.self
+                .modifyZones, ZonesModifyRequest(creating: [RecordZoneID(zoneName: "Notes")]),
+                as: ZonesModifyResponse.self
             ).get()
             #expect(created.zones.first?.zone?.zoneID.zoneName == "Notes")
         }
@@ -123,8 +131,10 @@ struct StandInDatabaseTests {
     @Test("Lookups answer NOT_FOUND for a name the server does not have")
     func lookup() throws {
         _ = try modify([RecordOperation(.create, record: noteRecord("N1"))])
-        let found = try post(.lookupRecords, RecordsLookupRequest(recordNames: ["N1", "N2"]), as: RecordsLookupResponse.self)
-            .get()
+        let found = try post(
+            .lookupRecords, RecordsLookupRequest(recordNames: ["N1", "N2"]), as: RecordsLookupResponse.self
+        )
+        .get()
         #expect(found.records.first?.record?.recordName == "N1")
         #expect(found.records.last?.error?.serverErrorCode == .notFound)
         #expect(found.records.last?.error?.recordName == "N2")
@@ -132,10 +142,12 @@ struct StandInDatabaseTests {
 
     @Test("Queries filter by equality and page with continuation markers")
     func query() throws {
-        _ = try modify((0..<5).map { RecordOperation(.create, record: noteRecord("N\($0)", title: $0 < 3 ? "a" : "b")) })
+        _ = try modify(
+            (0..<5).map { RecordOperation(.create, record: noteRecord("N\($0)", title: $0 < 3 ? "a" : "b")) })
         var request = RecordsQueryRequest(
             query: RecordQuery(
-                recordType: "Note", filterBy: [.init(fieldName: "title", comparator: .equals, fieldValue: .string("a"))]),
+                recordType: "Note", filterBy: [.init(fieldName: "title", comparator: .equals, fieldValue: .string("a"))]
+            ),
             resultsLimit: 2)
         var names: [String] = []
         for _ in 0..<5 {
@@ -146,7 +158,9 @@ struct StandInDatabaseTests {
         }
         #expect(names == ["N0", "N1", "N2"])
         request.query.filterBy = [.init(fieldName: "title", comparator: .beginsWith, fieldValue: .string("a"))]
-        #expect(throws: RecordServerError.self) { try post(.queryRecords, request, as: RecordsQueryResponse.self).get() }
+        #expect(throws: RecordServerError.self) {
+            try post(.queryRecords, request, as: RecordsQueryResponse.self).get()
+        }
     }
 
     @Test("Zone changes page by resultsLimit with moreComing, and a token gives what changed after it, deletions too")
@@ -170,9 +184,10 @@ struct StandInDatabaseTests {
         database.edit("N3") { $0["title"] = .string("Edited") }
         let after = try post(.zoneChanges, request, as: ZoneChangesResponse.self).get()
         let page = try #require(after.zones.first?.changes)
-        #expect(page.records.compactMap(\.record).map { [$0.recordName, "\($0.metadata?.deleted ?? false)"] } == [
-            ["N1", "true"], ["N3", "false"],
-        ])
+        #expect(
+            page.records.compactMap(\.record).map { [$0.recordName, "\($0.metadata?.deleted ?? false)"] } == [
+                ["N1", "true"], ["N3", "false"],
+            ])
         #expect(!page.moreComing)
 
         var unknown = request
@@ -226,7 +241,8 @@ struct StandInDatabaseTests {
         #expect(unknown.status == 404)
         let wrongEnvironment = try database.answer(StandInRequest(path: "/database/1/c/staging/private/records/modify"))
         #expect(wrongEnvironment.status == 404)
-        let get = try database.answer(StandInRequest(method: "GET", path: "/database/1/c/development/public/records/modify"))
+        let get = try database.answer(
+            StandInRequest(method: "GET", path: "/database/1/c/development/public/records/modify"))
         #expect(get.status == 405)
     }
 }

@@ -14,7 +14,8 @@ struct SyncLoopFaultTests {
     /// deleted here in two zones, and edited on another device.
     static func workload() async throws -> SyncingDevice {
         let device = try SyncingDevice(maximumOperationsPerRequest: 2)
-        try device.store.save(contentsOf: [note("R1", "Old one"), note("R2", "Old two"), note("R3", "Old three")], inZone: "Notes")
+        try device.store.save(
+            contentsOf: [note("R1", "Old one"), note("R2", "Old two"), note("R3", "Old three")], inZone: "Notes")
         try await device.sync(pageLimit: 2)
 
         try device.store.save(contentsOf: (1...3).map { note("N\($0)", "New \($0)") }, inZone: "Notes")
@@ -90,9 +91,11 @@ struct SyncLoopFaultTests {
         }
     }
 
-    @Test("An answer the server threw away (a dropped connection) is resolved by the next sync", arguments: StandInOperation.allCases.filter {
-        [.modifyRecords, .zoneChanges, .modifyZones].contains($0)
-    })
+    @Test(
+        "An answer the server threw away (a dropped connection) is resolved by the next sync",
+        arguments: StandInOperation.allCases.filter {
+            [.modifyRecords, .zoneChanges, .modifyZones].contains($0)
+        })
     func lostAnswerFromTheServer(operation: StandInOperation) async throws {
         let device = try await Self.workload()
         device.database.inject(.loseAnswer, on: operation)

@@ -74,7 +74,8 @@ func expectInSync(
             guard let copy = mine[name] else { continue }
             #expect(copy.fields == record.fields, "\(zone)/\(name)", sourceLocation: sourceLocation)
             #expect(
-                copy.metadata?.changeTag == record.metadata?.changeTag, "\(zone)/\(name)", sourceLocation: sourceLocation)
+                copy.metadata?.changeTag == record.metadata?.changeTag, "\(zone)/\(name)",
+                sourceLocation: sourceLocation)
         }
     }
 }

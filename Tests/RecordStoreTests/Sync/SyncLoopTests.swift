@@ -192,7 +192,10 @@ struct SyncLoopTests {
         try expectInSync(device.store, device.database)
 
         let other = try await conflicted()
-        await #expect(throws: RecordStoreError.mergeChangedRecord(key: noteKey("N1", zone: "Notes"), recordType: "Note", recordName: "N9")) {
+        await #expect(
+            throws: RecordStoreError.mergeChangedRecord(
+                key: noteKey("N1", zone: "Notes"), recordType: "Note", recordName: "N9")
+        ) {
             try await other.sync(.merge { local, _ in note("N9", "Elsewhere") })
         }
         #expect(try other.store.storedRecord(for: noteKey("N1", zone: "Notes"))?.status == .conflict)
@@ -211,7 +214,9 @@ struct SyncLoopTests {
         try expectInSync(device.store, device.database)
 
         // Edited here, deleted there: ours is made anew, with keepLocal and with merge.
-        let policies: [(String, RecordStore.ConflictPolicy)] = [("Mine", .keepLocal), ("Mine again", .merge { _, server in server })]
+        let policies: [(String, RecordStore.ConflictPolicy)] = [
+            ("Mine", .keepLocal), ("Mine again", .merge { _, server in server }),
+        ]
         for (title, policy) in policies {
             var edited = try #require(try device.store.record(for: noteKey("N1", zone: "Notes")))
             edited["title"] = .string(title)
@@ -268,9 +273,11 @@ struct SyncLoopTests {
         try expectInSync(device.store, device.database)
     }
 
-    @Test("A busy zone and a server error stop the sync; the next one finishes", arguments: [
-        StandInFault.zoneBusy(retryAfter: 1), .httpStatus(500), .httpStatus(503),
-    ])
+    @Test(
+        "A busy zone and a server error stop the sync; the next one finishes",
+        arguments: [
+            StandInFault.zoneBusy(retryAfter: 1), .httpStatus(500), .httpStatus(503),
+        ])
     func refusedRequests(fault: StandInFault) async throws {
         let device = try SyncingDevice()
         try device.store.save(note("N1", "One"), inZone: "Notes")
