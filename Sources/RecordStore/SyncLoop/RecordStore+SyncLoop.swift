@@ -161,11 +161,12 @@ private struct SyncLoop<Service: RecordSyncService> {
         try Task.checkCancellation()
         report.requests += 1
         let response = try await service.modifyZones(ZonesModifyRequest(creating: missing))
-        for result in response.zones {
+        // The server answers zone by zone, in the order asked; an error that names no zone is
+        // the zone asked for in its place.
+        for (zoneID, result) in zip(missing, response.zones) {
             switch result {
             case .success(let zone): report.zonesCreated.append(zone.zoneID.zoneName)
-            case .failure(let error):
-                report.zoneFailures[error.zoneID?.zoneName ?? missing.map(\.zoneName).joined(separator: ",")] = error
+            case .failure(let error): report.zoneFailures[error.zoneID?.zoneName ?? zoneID.zoneName] = error
             }
         }
     }
@@ -193,8 +194,11 @@ private struct SyncLoop<Service: RecordSyncService> {
             try Task.checkCancellation()
             report.requests += 1
             let response = try await service.fetchZoneChanges(request)
-            for error in try store.applyFetched(response) {
-                report.zoneFailures[error.zoneID?.zoneName ?? ""] = error
+            try store.applyFetched(response)
+            for (asked, result) in zip(request.zones, response.zones) {
+                if case .failure(let error) = result {
+                    report.zoneFailures[error.zoneID?.zoneName ?? asked.zoneID.zoneName] = error
+                }
             }
             for case .success(let page) in response.zones {
                 report.pagesFetched += 1

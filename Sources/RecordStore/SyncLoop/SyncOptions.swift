@@ -22,7 +22,8 @@ extension RecordStore {
         public var maximumRounds: Int
 
         /// The most pages of changes fetched in one sync, over all rounds: a bound against a
-        /// server that never stops saying `moreComing`. 100,000 by default.
+        /// server that never stops saying `moreComing`. 100,000 by default. The next sync goes on
+        /// from the last page applied.
         public var maximumPages: Int
 
         /// The longest wait, in seconds, before sending again records the server refused for now

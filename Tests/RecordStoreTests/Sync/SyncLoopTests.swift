@@ -109,6 +109,26 @@ struct SyncLoopTests {
         #expect(report.zoneFailures["Nowhere"]?.serverErrorCode == .zoneNotFound)
     }
 
+    @Test("A zone deleted on the server is reported, its records kept and owed, and not created anew")
+    func zoneDeletedOnTheServer() async throws {
+        let device = try SyncingDevice()
+        try device.store.save(note("N1", "One"), inZone: "Notes")
+        try await device.sync()
+        device.database.deleteZone("Notes")
+        var edited = try #require(try device.store.record(for: noteKey("N1", zone: "Notes")))
+        edited["title"] = .string("Edited")
+        try device.store.save(edited, inZone: "Notes")
+
+        let report = try await device.sync()
+        #expect(report.zoneFailures["Notes"]?.serverErrorCode == .zoneNotFound)
+        #expect(report.failures[noteKey("N1", zone: "Notes")]?.serverErrorCode == .zoneNotFound)
+        #expect(report.owed == [noteKey("N1", zone: "Notes")])
+        #expect(report.zonesCreated.isEmpty)
+        #expect(report.rounds == 1)
+        #expect(try device.title("N1") == "Edited")
+        #expect(!device.database.zoneNames.contains("Notes"))
+    }
+
     // MARK: Conflicts
 
     /// A device with N1 synced, then edited here and on another device.
@@ -199,6 +219,11 @@ struct SyncLoopTests {
             try await other.sync(.merge { local, _ in note("N9", "Elsewhere") })
         }
         #expect(try other.store.storedRecord(for: noteKey("N1", zone: "Notes"))?.status == .conflict)
+
+        struct MergeFailed: Error {}
+        await #expect(throws: MergeFailed.self) { try await other.sync(.merge { _, _ in throw MergeFailed() }) }
+        #expect(try other.store.storedRecord(for: noteKey("N1", zone: "Notes"))?.status == .conflict)
+        #expect(serverTitle(other.database, "N1") == "Theirs")
     }
 
     @Test("A deletion against an edit keeps the edit, with any policy but keepBoth: nothing is lost")
