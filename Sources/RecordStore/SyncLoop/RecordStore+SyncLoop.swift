@@ -233,44 +233,38 @@ private struct SyncLoop<Service: RecordSyncService> {
     }
 
     /// Resolves one conflict: each policy ends in ``RecordStore/acceptServerVersion(for:)``, a
-    /// save of a version over the server's (an update with its change tag), or a deletion.
+    /// save of a version over the server's (an update with its change tag, or a create when the
+    /// server deleted the record), or a deletion with the server's change tag.
     private func resolve(_ conflict: StoredRecord, server: Record) throws {
         let key = conflict.key
-        let serverDeleted = server.metadata?.deleted == true
         switch options.conflicts {
         case .keepBoth:
             return
         case .keepServer:
             try store.acceptServerVersion(for: key)
         case .keepLocal:
-            if conflict.isDeletion { try store.deleteRecord(for: key) } else { try keep(conflict.record, for: key) }
-        case .merge(let merge):
-            if conflict.isDeletion || serverDeleted {
-                // A deletion against an edit: the edit is kept, so that nothing is lost.
-                if conflict.isDeletion && !serverDeleted {
-                    try store.acceptServerVersion(for: key)
-                } else if !conflict.isDeletion {
-                    try keep(conflict.record, for: key)
-                } else {
-                    try store.acceptServerVersion(for: key)
-                }
-                return
-            }
-            guard let merged = try merge(conflict.record, server) else {
+            if conflict.isDeletion {
                 try store.deleteRecord(for: key)
-                return
+            } else {
+                try store.save(conflict.record, inZone: key.zone)
             }
-            guard merged.recordType == key.recordType, merged.recordName == key.recordName else {
-                throw RecordStoreError.mergeChangedRecord(
-                    key: key, recordType: merged.recordType, recordName: merged.recordName)
+        case .merge(let merge):
+            // A deletion against an edit keeps the edit, so that nothing is lost: the server's
+            // (none, when both sides deleted the record), or the app's.
+            if conflict.isDeletion {
+                try store.acceptServerVersion(for: key)
+            } else if server.metadata?.deleted == true {
+                try store.save(conflict.record, inZone: key.zone)
+            } else if let merged = try merge(conflict.record, server) {
+                guard merged.recordType == key.recordType, merged.recordName == key.recordName else {
+                    throw RecordStoreError.mergeChangedRecord(
+                        key: key, recordType: merged.recordType, recordName: merged.recordName)
+                }
+                try store.save(merged, inZone: key.zone)
+            } else {
+                try store.deleteRecord(for: key)
             }
-            try keep(merged, for: key)
         }
-    }
-
-    /// Saves `record` over the server's version of the record in conflict.
-    private func keep(_ record: Record, for key: RecordKey) throws {
-        try store.save(record, inZone: key.zone)
     }
 
     // MARK: The end
