@@ -61,15 +61,29 @@ struct SyncLoopFaultTests {
     /// of 2 operations and one in Notes, one in Tags), the changes pages.
     static let callsOfCleanRun = 9
 
+    /// What becomes of the process after a sync is stopped.
+    enum Restart: CaseIterable {
+        /// It goes on with the same store.
+        case none
+        /// It closes the store and opens it again.
+        case reopen
+        /// It dies with the power: what the store did not flush is lost.
+        case powerCut
+    }
+
     @Test(
-        "Stopped at each call, before or after the server carries it out, the store reopened or not, a second sync ends the same",
+        "Stopped at each call, before or after the server carries it out, then restarted or not: a second sync ends the same",
         arguments: 0..<callsOfCleanRun, [StandInService.Stop.beforeServing, .afterServing])
     func stoppedAtEachCall(call: Int, stop: StandInService.Stop) async throws {
-        for reopen in [false, true] {
+        for restart in Restart.allCases {
             let device = try await Self.workload()
             device.service.stop(call: device.service.callCount + call, stop)
             await #expect(throws: StandInService.Stopped.self) { try await device.sync(pageLimit: 2) }
-            if reopen { try device.reopen() }
+            switch restart {
+            case .none: break
+            case .reopen: try device.reopen()
+            case .powerCut: try device.cutPower()
+            }
             let report = try await device.sync(pageLimit: 2)
             #expect(report.isComplete)
             try Self.expectEnd(device)
@@ -135,7 +149,7 @@ struct SyncLoopFaultTests {
             case 5:
                 device.database.delete(name, inZone: "Notes")
             case 6:
-                try device.reopen()
+                if Bool.random(using: &random) { try device.reopen() } else { try device.cutPower() }
             default:
                 let stop = Bool.random(using: &random) ? StandInService.Stop.afterServing : .beforeServing
                 device.service.stop(call: device.service.callCount + Int.random(in: 0..<6, using: &random), stop)

@@ -25,6 +25,13 @@ final class SyncingDevice {
         store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
     }
 
+    /// Cuts the power: the writes not flushed are lost, and the store is opened again, as a
+    /// process killed mid-sync would find it.
+    func cutPower() throws {
+        directory.loseUnflushedWrites()
+        store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+    }
+
     /// Syncs; `zones` are followed beyond those the store knows.
     @discardableResult
     func sync(
