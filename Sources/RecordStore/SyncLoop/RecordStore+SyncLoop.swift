@@ -39,6 +39,8 @@ extension RecordStore {
     ///    answered `CONFLICT` after a lost answer syncs then, nothing sent twice.
     /// 3. **Fetch** the changes of every zone the store knows and of ``SyncOptions/zones``
     ///    (`changes/zone`), page after page with each page's sync token, until none are left.
+    ///    CloudKit's default zone keeps no change history: its records are sent and looked up,
+    ///    but what other devices change there is not fetched.
     /// 4. **Resolve** the conflicts whose both versions are known, as ``SyncOptions/conflicts``
     ///    says.
     ///
@@ -64,11 +66,12 @@ extension RecordStore {
     }
 
     /// The zones whose changes a sync fetches: those the store holds records of or has a sync
-    /// token for, sorted.
+    /// token for, sorted — but the default zone, which keeps no change history.
     func zonesToFollow() throws -> [String] {
         try withEngine { engine in
             var zones = Set(engine.index.zonesWithSyncTokens)
             for (key, _) in engine.index.records(where: { _, _ in true }) { zones.insert(key.zone) }
+            zones.remove(Self.defaultZone)
             return zones.sorted()
         }
     }

@@ -259,6 +259,14 @@ public final class StandInDatabase: @unchecked Sendable {
 
     private func changes(_ request: RecordsChangesRequest) -> Result<RecordsChangesResponse, RecordServerError> {
         guard let zone = zones[request.zoneID.zoneName] else { return .failure(Self.zoneNotFound(request.zoneID)) }
+        guard request.zoneID.zoneName != Self.defaultZone else {
+            // Apple's reference: the default zone has none of a custom zone's capabilities, fetching
+            // changes among them.
+            return .failure(
+                RecordServerError(
+                    reason: "The default zone keeps no change history: fetch the changes of a custom zone",
+                    serverErrorCode: .badRequest, zoneID: request.zoneID, httpStatus: 400))
+        }
         guard let after = zone.changeNumber(of: request.syncToken) else {
             return .failure(
                 RecordServerError(

@@ -163,10 +163,13 @@ struct StandInDatabaseTests {
         }
     }
 
-    @Test("Zone changes page by resultsLimit with moreComing, and a token gives what changed after it, deletions too")
+    @Test(
+        "Zone changes page by resultsLimit with moreComing, a token gives what changed after it, deletions too; the default zone has none"
+    )
     func changes() throws {
-        _ = try modify((0..<5).map { RecordOperation(.create, record: noteRecord("N\($0)")) })
-        let zone = RecordZoneID(zoneName: "_defaultZone")
+        let zone = RecordZoneID(zoneName: "Notes")
+        _ = try post(.modifyZones, ZonesModifyRequest(creating: [zone]), as: ZonesModifyResponse.self).get()
+        _ = try modify((0..<5).map { RecordOperation(.create, record: noteRecord("N\($0)")) }, zone: "Notes")
         var request = ZoneChangesRequest(zones: [RecordsChangesRequest(zoneID: zone, resultsLimit: 2)])
         var pages: [[String]] = []
         while pages.count < 10 {
@@ -180,8 +183,8 @@ struct StandInDatabaseTests {
         }
         #expect(pages == [["N0", "N1"], ["N2", "N3"], ["N4"]])
 
-        database.delete("N1")
-        database.edit("N3") { $0["title"] = .string("Edited") }
+        database.delete("N1", inZone: "Notes")
+        database.edit("N3", inZone: "Notes") { $0["title"] = .string("Edited") }
         let after = try post(.zoneChanges, request, as: ZoneChangesResponse.self).get()
         let page = try #require(after.zones.first?.changes)
         #expect(
@@ -189,6 +192,11 @@ struct StandInDatabaseTests {
                 ["N1", "true"], ["N3", "false"],
             ])
         #expect(!page.moreComing)
+
+        var defaultZone = request
+        defaultZone.zones[0].zoneID = RecordZoneID(zoneName: "_defaultZone")
+        let noHistory = try post(.zoneChanges, defaultZone, as: ZoneChangesResponse.self).get()
+        #expect(noHistory.zones.first?.error?.serverErrorCode == .badRequest)
 
         var unknown = request
         unknown.zones[0].syncToken = "elsewhere:3"

@@ -102,6 +102,20 @@ struct SyncLoopTests {
         try expectInSync(device.store, database)
     }
 
+    @Test("The default zone's records are sent, but its changes not fetched: CloudKit keeps no history of them")
+    func defaultZone() async throws {
+        let device = try SyncingDevice()
+        try device.store.save(noteRecord("D1", title: "Here"))
+        let report = try await device.sync(zones: [])
+        #expect(report.saved == [noteKey("D1")])
+        #expect(report.pagesFetched == 0)
+        #expect(report.zoneFailures.isEmpty)
+        #expect(device.database.requestCount(.zoneChanges) == 0)
+
+        let asked = try await device.sync(zones: [RecordStore.defaultZone])
+        #expect(asked.zoneFailures[RecordStore.defaultZone]?.serverErrorCode == .badRequest)
+    }
+
     @Test("Zones that do not exist are reported, not thrown")
     func missingZone() async throws {
         let device = try SyncingDevice()
