@@ -327,6 +327,22 @@ struct SyncLoopTests {
         try expectInSync(device.store, device.database)
     }
 
+    @Test("Two syncs at once end as one would: nothing applied twice")
+    func concurrentSyncs() async throws {
+        let device = try SyncingDevice(maximumOperationsPerRequest: 3)
+        try device.store.save(contentsOf: (0..<20).map { note("N\($0)", "Note \($0)") }, inZone: "Notes")
+        let store = device.store
+        let service = device.service
+        async let first = store.sync(with: service)
+        async let second = store.sync(with: service)
+        _ = try await (first, second)
+        try await device.sync()
+        try expectInSync(device.store, device.database)
+        for index in 0..<20 {
+            #expect(device.database.appliedOperations(to: "N\(index)", inZone: "Notes") == [.create])
+        }
+    }
+
     @Test("A cancelled task sends nothing")
     func cancellation() async throws {
         let device = try SyncingDevice()
