@@ -45,8 +45,8 @@ extension RecordStore {
     ///    says.
     ///
     /// Another round follows when the round left records to send — a conflict resolved, a record
-    /// the server refused for now, after the delay it asked for — up to
-    /// ``SyncOptions/maximumRounds``.
+    /// the server refused for now (after the delay it asked for), records another's failure held
+    /// back in an atomic request — up to ``SyncOptions/maximumRounds``.
     ///
     /// Everything the sync learns is committed to the store before the next request: a sync
     /// stopped anywhere — an error thrown, the task cancelled, the process killed — leaves the
@@ -141,7 +141,11 @@ private struct SyncLoop<Service: RecordSyncService> {
         for key in outcome.saved + outcome.deleted + outcome.conflicts { report.failures[key] = nil }
         for (key, error) in outcome.failed.sorted(by: { $0.key < $1.key }) {
             report.failures[key] = error
-            if let delay = error.retryDelay(attempt: report.rounds - 1), delay <= options.maximumRetryDelay {
+            if error.serverErrorCode == .atomicError {
+                // Held back by another record of an atomic request (a custom zone's are, unless
+                // told otherwise): sent again at once, without the one in conflict.
+                retryDelay = max(retryDelay ?? 0, 0)
+            } else if let delay = error.retryDelay(attempt: report.rounds - 1), delay <= options.maximumRetryDelay {
                 retryDelay = max(retryDelay ?? 0, delay)
             } else {
                 givenUp.insert(key)

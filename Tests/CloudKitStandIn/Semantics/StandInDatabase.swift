@@ -126,7 +126,9 @@ public final class StandInDatabase: @unchecked Sendable {
                 results.append(.failure(error))
             }
         }
-        if request.atomic == true, results.contains(where: { $0.error != nil }) {
+        // A custom zone's requests are atomic unless they say otherwise; the default zone's never.
+        let atomic = zoneID.zoneName != Self.defaultZone && request.atomic != false
+        if atomic, results.contains(where: { $0.error != nil }) {
             // Nothing applied: the failed operations keep their errors, the others are ATOMIC_ERROR.
             return RecordsModifyResponse(
                 records: zip(request.operations, results).map { operation, result in

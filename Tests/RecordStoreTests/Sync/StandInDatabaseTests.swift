@@ -96,14 +96,30 @@ struct StandInDatabaseTests {
         #expect(database.records().isEmpty)
     }
 
-    @Test("An atomic request with a failure applies nothing: the others are ATOMIC_ERROR")
+    @Test(
+        "A custom zone's request with a failure applies nothing, the others ATOMIC_ERROR, unless it says atomic false; the default zone's apply the rest"
+    )
     func atomic() throws {
-        _ = try modify([RecordOperation(.create, record: noteRecord("N1"))])
-        let results = try modify(
-            [RecordOperation(.create, record: noteRecord("N2")), RecordOperation(.create, record: noteRecord("N1"))],
-            atomic: true)
-        #expect(results.map { $0.error?.serverErrorCode } == [.atomicError, .exists])
-        #expect(database.record("N2") == nil)
+        _ = try post(
+            .modifyZones, ZonesModifyRequest(creating: [RecordZoneID(zoneName: "Notes")]), as: ZonesModifyResponse.self)
+        for zone in ["Notes", "_defaultZone"] {
+            _ = try modify([RecordOperation(.create, record: noteRecord("N1"))], zone: zone)
+        }
+        let both = [
+            RecordOperation(.create, record: noteRecord("N2")), RecordOperation(.create, record: noteRecord("N1")),
+        ]
+
+        let atomic = try modify(both, zone: "Notes")
+        #expect(atomic.map { $0.error?.serverErrorCode } == [.atomicError, .exists])
+        #expect(database.record("N2", inZone: "Notes") == nil)
+
+        let notAtomic = try modify(both, zone: "Notes", atomic: false)
+        #expect(notAtomic.map { $0.error?.serverErrorCode } == [nil, .exists])
+        #expect(database.record("N2", inZone: "Notes") != nil)
+
+        let defaultZone = try modify(both, atomic: true)
+        #expect(defaultZone.map { $0.error?.serverErrorCode } == [nil, .exists])
+        #expect(database.record("N2") != nil)
     }
 
     @Test("A zone that does not exist is ZONE_NOT_FOUND, for each record and in changes; zones/modify creates it")

@@ -180,6 +180,19 @@ struct SyncLoopTests {
         #expect(try device.store.storedRecord(for: noteKey("N1", zone: "Notes")) == stored)
     }
 
+    @Test("Records a conflict held back in an atomic request go again in the same sync, without it")
+    func atomicRequestWithAConflict() async throws {
+        let device = try await conflicted()
+        try device.store.save(contentsOf: [note("N2", "Two"), note("N3", "Three")], inZone: "Notes")
+        let report = try await device.sync()
+        #expect(report.rounds == 2)
+        #expect(Set(report.saved) == [noteKey("N2", zone: "Notes"), noteKey("N3", zone: "Notes")])
+        #expect(report.failures.isEmpty)
+        #expect(report.owed.isEmpty)
+        #expect(report.conflictsLeft == [noteKey("N1", zone: "Notes")])
+        #expect(device.database.appliedOperations(to: "N2", inZone: "Notes") == [.create])
+    }
+
     @Test("Keep the server's: the record takes the other device's version")
     func keepServer() async throws {
         let device = try await conflicted()
