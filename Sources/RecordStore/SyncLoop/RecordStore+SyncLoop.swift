@@ -80,8 +80,8 @@ extension RecordStore {
 /// One run of ``RecordStore/sync(with:options:)``: its rounds, and the report it fills.
 ///
 /// The loop keeps no state the store does not have but the report and, for this run only, the
-/// zones created and the records not to send again: a run stopped anywhere is resumed by the
-/// next from the store alone.
+/// zones created and the records that call for no other round: a run stopped anywhere is resumed
+/// by the next from the store alone.
 private struct SyncLoop<Service: RecordSyncService> {
     let store: RecordStore
     let service: Service
@@ -90,7 +90,8 @@ private struct SyncLoop<Service: RecordSyncService> {
     /// The zones created, or known to exist, in this run.
     private var zonesKnown: Set<String> = [RecordStore.defaultZone]
     /// Records refused with an error that waiting will not cure, or only after longer than
-    /// ``RecordStore/SyncOptions/maximumRetryDelay``: not sent again in this run.
+    /// ``RecordStore/SyncOptions/maximumRetryDelay``: they call for no other round (they go with
+    /// one that others call for, as every record owed does).
     private var givenUp: Set<RecordKey> = []
     /// The longest delay the refusals of the last round asked for, if any asked.
     private var retryDelay: Double?

@@ -29,8 +29,9 @@ extension RecordStore {
         public var maximumPages: Int
 
         /// The longest wait, in seconds, before sending again records the server refused for now
-        /// (`THROTTLED`, `ZONE_BUSY`…), which asks for a delay. A record whose delay is longer is
-        /// left for the next sync, and listed in ``SyncReport/failures``. 30 by default.
+        /// (`THROTTLED`, `ZONE_BUSY`…), which asks for a delay. A record whose delay is longer calls
+        /// for no other round: it is left for the next sync, and listed in ``SyncReport/failures``.
+        /// 30 by default.
         public var maximumRetryDelay: Double
 
         /// Options with the given conflict policy and zones, and the default bounds.
