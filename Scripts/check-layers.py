@@ -68,6 +68,7 @@ ORDER = {
         "Engine",  # commit, compaction, the index, the entry format
         "Sync",  # the sync rules: what local edits and server answers do to a record's state
         "Store",  # RecordStore's public API: reads, writes, batches, models, sync
+        "SyncLoop",  # sync(with:): the loop that drives the sync cycle through a RecordSyncService
         "KeyValue",  # the typed key-value view over a store
     ],
 }

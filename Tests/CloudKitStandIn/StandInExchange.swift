@@ -12,6 +12,7 @@ public struct StandInRequest: Sendable, Hashable {
     /// The body's bytes.
     public var body: Data
 
+    /// A request: a `POST` with no header and no body unless given.
     public init(method: String = "POST", path: String, headers: [String: String] = [:], body: Data = Data()) {
         self.method = method
         self.path = path
@@ -34,7 +35,10 @@ public struct StandInResponse: Sendable, Hashable {
     /// The body's bytes: CloudKit's JSON.
     public var body: Data
 
-    public init(status: Int = 200, headers: [String: String] = ["Content-Type": "application/json; charset=UTF-8"], body: Data) {
+    /// An answer: `200` with a JSON body unless told otherwise.
+    public init(
+        status: Int = 200, headers: [String: String] = ["Content-Type": "application/json; charset=UTF-8"], body: Data
+    ) {
         self.status = status
         self.headers = headers
         self.body = body

@@ -71,6 +71,11 @@ public enum RecordStoreError: Error, Hashable, Sendable {
     /// ``RecordStore/write(_:)`` was called from inside the closure of another write, which
     /// would have committed apart from it; make the change through the closure's batch.
     case nestedWrite
+
+    /// The merge closure of a ``RecordStore/ConflictPolicy/merge(_:)`` policy returned a record
+    /// of another type or name than the record in conflict, `key`: a merge makes a version of the
+    /// same record.
+    case mergeChangedRecord(key: RecordKey, recordType: String, recordName: String)
 }
 
 extension RecordStoreError: LocalizedError, CustomStringConvertible {
@@ -111,6 +116,9 @@ extension RecordStoreError: LocalizedError, CustomStringConvertible {
         case .nestedWrite:
             "write(_:) was called inside the closure of another write: make the change through the batch the "
                 + "closure is given, so that it commits with the rest."
+        case .mergeChangedRecord(let key, let recordType, let recordName):
+            "The conflict policy's merge of \(key) returned a record of type '\(recordType)' named '\(recordName)': "
+                + "return a version of the same record, with its type and name, or nil to delete it."
         }
     }
 

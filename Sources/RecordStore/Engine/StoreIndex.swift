@@ -143,6 +143,9 @@ struct StoreIndex {
         tokens[zone]?.token
     }
 
+    /// The zones that have a sync token.
+    var zonesWithSyncTokens: [String] { Array(tokens.keys) }
+
     /// The owner the server named for `zone`, kept with its sync token.
     func owner(ofZone zone: String) -> String? {
         tokens[zone]?.owner

@@ -1,0 +1,173 @@
+import CloudKitStandIn
+import Foundation
+import RecordCodable
+import Testing
+
+@testable import RecordStoreKit
+
+/// `RecordStore.sync(with:)` stopped at every request — before the server sees it, or after it
+/// carried it out with the answer lost — with the store reopened from its files or not, then
+/// synced again: the same end, nothing lost, nothing applied twice.
+@Suite("The sync loop, stopped anywhere")
+struct SyncLoopFaultTests {
+    /// A device and server in the middle of things: records synced before, then created, edited and
+    /// deleted here in two zones, and edited on another device.
+    static func workload() async throws -> SyncingDevice {
+        let device = try SyncingDevice(maximumOperationsPerRequest: 2)
+        try device.store.save(
+            contentsOf: [note("R1", "Old one"), note("R2", "Old two"), note("R3", "Old three")], inZone: "Notes")
+        try await device.sync(pageLimit: 2)
+
+        try device.store.save(contentsOf: (1...3).map { note("N\($0)", "New \($0)") }, inZone: "Notes")
+        try device.store.save(contentsOf: [note("T1", "Tag", zone: "Tags")], inZone: "Tags")
+        var edited = try #require(try device.store.record(for: noteKey("R1", zone: "Notes")))
+        edited["title"] = .string("One, edited here")
+        try device.store.save(edited, inZone: "Notes")
+        try device.store.deleteRecord(for: noteKey("R2", zone: "Notes"))
+        device.database.edit("R3", inZone: "Notes") { $0["title"] = .string("Three, edited there") }
+        device.database.save(note("P1", "From the phone"), inZone: "Notes")
+        return device
+    }
+
+    /// What the server must have carried out for each record the workload sends: once each.
+    static let expectedOperations: [String: [String: [RecordOperation.OperationType]]] = [
+        "Notes": [
+            "R1": [.create, .update], "R2": [.create, .delete], "R3": [.create],
+            "N1": [.create], "N2": [.create], "N3": [.create],
+        ],
+        "Tags": ["T1": [.create]],
+    ]
+
+    /// Checks the end every run of the workload must reach.
+    static func expectEnd(_ device: SyncingDevice, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try expectInSync(device.store, device.database, sourceLocation: sourceLocation)
+        #expect(device.database.allAppliedOperations == expectedOperations, sourceLocation: sourceLocation)
+        #expect(serverTitle(device.database, "R1") == "One, edited here", sourceLocation: sourceLocation)
+        #expect(try device.title("R3") == "Three, edited there", sourceLocation: sourceLocation)
+        #expect(try device.title("P1") == "From the phone", sourceLocation: sourceLocation)
+        #expect(try device.title("T1", zone: "Tags") == "Tag", sourceLocation: sourceLocation)
+    }
+
+    @Test("The workload, with no fault, ends as expected")
+    func cleanRun() async throws {
+        let device = try await Self.workload()
+        let start = device.service.callCount
+        try await device.sync(pageLimit: 2)
+        #expect(device.service.callCount - start == Self.callsOfCleanRun)
+        try Self.expectEnd(device)
+    }
+
+    /// The calls a clean sync of the workload makes: a zone created, four modify requests (two
+    /// of 2 operations and one in Notes, one in Tags), the changes pages.
+    static let callsOfCleanRun = 9
+
+    /// What becomes of the process after a sync is stopped.
+    enum Restart: CaseIterable {
+        /// It goes on with the same store.
+        case none
+        /// It closes the store and opens it again.
+        case reopen
+        /// It dies with the power: what the store did not flush is lost.
+        case powerCut
+    }
+
+    @Test(
+        "Stopped at each call, before or after the server carries it out, then restarted or not: a second sync ends the same",
+        arguments: 0..<callsOfCleanRun, [StandInService.Stop.beforeServing, .afterServing])
+    func stoppedAtEachCall(call: Int, stop: StandInService.Stop) async throws {
+        for restart in Restart.allCases {
+            let device = try await Self.workload()
+            device.service.stop(call: device.service.callCount + call, stop)
+            await #expect(throws: StandInService.Stopped.self) { try await device.sync(pageLimit: 2) }
+            switch restart {
+            case .none: break
+            case .reopen: try device.reopen()
+            case .powerCut: try device.cutPower()
+            }
+            let report = try await device.sync(pageLimit: 2)
+            #expect(report.isComplete)
+            try Self.expectEnd(device)
+        }
+    }
+
+    @Test("Stopped twice in a row, at every pair of calls, with a reopening between", arguments: 0..<callsOfCleanRun)
+    func stoppedTwice(first: Int) async throws {
+        for second in 0..<Self.callsOfCleanRun {
+            let device = try await Self.workload()
+            device.service.stop(call: device.service.callCount + first, .afterServing)
+            await #expect(throws: StandInService.Stopped.self) { try await device.sync(pageLimit: 2) }
+            try device.reopen()
+            device.service.stop(call: device.service.callCount + second, .afterServing)
+            _ = try? await device.sync(pageLimit: 2)
+            device.service.clearStops()
+            try await device.sync(pageLimit: 2)
+            try Self.expectEnd(device)
+        }
+    }
+
+    @Test(
+        "An answer the server threw away (a dropped connection) is resolved by the next sync",
+        arguments: StandInOperation.allCases.filter {
+            [.modifyRecords, .zoneChanges, .modifyZones].contains($0)
+        })
+    func lostAnswerFromTheServer(operation: StandInOperation) async throws {
+        let device = try await Self.workload()
+        device.database.inject(.loseAnswer, on: operation)
+        await #expect(throws: StandInAnswerLost.self) { try await device.sync(pageLimit: 2) }
+        try await device.sync(pageLimit: 2)
+        try Self.expectEnd(device)
+    }
+
+    // MARK: Random runs
+
+    @Test("Random local edits, remote edits and faults end with the store and the server equal", arguments: 0..<12)
+    func randomRuns(seed: UInt64) async throws {
+        var random = SplitMix64(seed: seed)
+        let device = try SyncingDevice(maximumOperationsPerRequest: 3)
+        let names = (0..<8).map { "N\($0)" }
+        // The local changes made to each record: the server may carry out at most one operation
+        // for each (a create, an update or a delete), however the syncs are stopped.
+        var localChanges: [String: Int] = [:]
+        for step in 0..<40 {
+            let name = names.randomElement(using: &random) ?? "N0"
+            let key = noteKey(name, zone: "Notes")
+            switch Int.random(in: 0..<8, using: &random) {
+            case 0, 1, 2:
+                var record = try device.store.record(for: key) ?? note(name, "")
+                record["title"] = .string("Local \(step)")
+                try device.store.save(record, inZone: "Notes")
+                localChanges[name, default: 0] += 1
+            case 3:
+                if try device.store.record(for: key) != nil {
+                    try device.store.deleteRecord(for: key)
+                    localChanges[name, default: 0] += 1
+                }
+            case 4:
+                if device.database.edit(name, inZone: "Notes", { $0["title"] = .string("Remote \(step)") }) == nil {
+                    device.database.save(note(name, "Remote \(step)"), inZone: "Notes")
+                }
+            case 5:
+                device.database.delete(name, inZone: "Notes")
+            case 6:
+                if Bool.random(using: &random) { try device.reopen() } else { try device.cutPower() }
+            default:
+                let stop = Bool.random(using: &random) ? StandInService.Stop.afterServing : .beforeServing
+                device.service.stop(call: device.service.callCount + Int.random(in: 0..<6, using: &random), stop)
+                if Bool.random(using: &random) {
+                    device.database.inject(.throttleRecords(retryAfter: 0), on: .modifyRecords)
+                }
+                _ = try? await device.sync(.keepServer, pageLimit: 3)
+                device.service.clearStops()
+            }
+        }
+        device.service.clearStops()
+        try device.reopen()
+        var report = try await device.sync(.keepServer, pageLimit: 3)
+        if !report.isComplete { report = try await device.sync(.keepServer, pageLimit: 3) }
+        #expect(report.isComplete, "seed \(seed): \(report)")
+        try expectInSync(device.store, device.database)
+        for (name, operations) in device.database.allAppliedOperations["Notes"] ?? [:] {
+            #expect(operations.count <= localChanges[name] ?? 0, "seed \(seed), \(name): \(operations)")
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import CloudKitStandIn
+import Foundation
+import RecordCodable
+import Testing
+
+@testable import RecordStoreKit
+
+/// A device syncing with the stand-in: its store, in memory files that outlive a reopening, and
+/// the service it syncs through.
+final class SyncingDevice {
+    let database: StandInDatabase
+    let service: StandInService
+    private let directory = MemoryDirectory(faults: nil)
+    private(set) var store: RecordStore
+
+    init(database: StandInDatabase = StandInDatabase(), maximumOperationsPerRequest: Int = 200) throws {
+        self.database = database
+        service = StandInService(database: database, maximumOperationsPerRequest: maximumOperationsPerRequest)
+        store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+    }
+
+    /// Closes the store and opens it again from its files, as a process restarted would.
+    func reopen() throws {
+        store.close()
+        store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+    }
+
+    /// Cuts the power: the writes not flushed are lost, and the store is opened again, as a
+    /// process killed mid-sync would find it.
+    func cutPower() throws {
+        directory.loseUnflushedWrites()
+        store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+    }
+
+    /// Syncs; `zones` are followed beyond those the store knows.
+    @discardableResult
+    func sync(
+        _ conflicts: RecordStore.ConflictPolicy = .keepBoth, zones: [String] = ["Notes"], pageLimit: Int? = nil
+    ) async throws -> SyncReport {
+        var options = RecordStore.SyncOptions(conflicts: conflicts, zones: zones.map { RecordZoneID(zoneName: $0) })
+        options.changesPageLimit = pageLimit
+        return try await store.sync(with: service, options: options)
+    }
+
+    /// The title of the store's record `name` in `zone`.
+    func title(_ name: String, zone: String = "Notes") throws -> String? {
+        guard case .string(let title) = try store.record(for: noteKey(name, zone: zone))?["title"] else { return nil }
+        return title
+    }
+}
+
+/// A note in `zone`, with its zone in its metadata as the store keeps it.
+func note(_ name: String, _ title: String, zone: String = "Notes") -> Record {
+    noteRecord(name, title: title, zone: zone)
+}
+
+/// The stand-in's title of the record `name`.
+func serverTitle(_ database: StandInDatabase, _ name: String, zone: String = "Notes") -> String? {
+    guard case .string(let title) = database.record(name, inZone: zone)?["title"] else { return nil }
+    return title
+}
+
+/// Expects the store and the stand-in to hold the same records, each synced with the server's
+/// change tag and fields, nothing owed and no conflict.
+func expectInSync(
+    _ store: RecordStore, _ database: StandInDatabase, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    #expect(try store.owedKeys().isEmpty, sourceLocation: sourceLocation)
+    #expect(try store.records(in: .conflict).map(\.key) == [], sourceLocation: sourceLocation)
+    var local: [String: [String: Record]] = [:]
+    for key in try store.keys() {
+        let stored = try #require(try store.storedRecord(for: key), sourceLocation: sourceLocation)
+        #expect(stored.status == .synced, "\(key)", sourceLocation: sourceLocation)
+        local[key.zone, default: [:]][key.recordName] = stored.record
+    }
+    for zone in Set(database.zoneNames).union(local.keys) {
+        let server = database.records(inZone: zone)
+        let mine = local[zone] ?? [:]
+        #expect(Set(mine.keys) == Set(server.keys), "zone \(zone)", sourceLocation: sourceLocation)
+        for (name, record) in server {
+            guard let copy = mine[name] else { continue }
+            #expect(copy.fields == record.fields, "\(zone)/\(name)", sourceLocation: sourceLocation)
+            #expect(
+                copy.metadata?.changeTag == record.metadata?.changeTag, "\(zone)/\(name)",
+                sourceLocation: sourceLocation)
+        }
+    }
+}
