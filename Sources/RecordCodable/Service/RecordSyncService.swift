@@ -14,7 +14,10 @@
 ///   them. It retries only what is safe to retry (see each call).
 /// - A call throws when there is no answer to return: the connection failed, the request was
 ///   refused as a whole (authentication, throttling past the retries, a server error), or the
-///   task was cancelled. A thrown ``RecordServerError`` carries the server's code and reason.
+///   task was cancelled. The error is the implementation's own, and carries the server's code
+///   and reason when the server gave one (`CloudKitDatabase` throws a `CloudKitError` whose
+///   `serverError` is the ``RecordServerError``). The sync loop does not read it: it stops and
+///   passes it on, with the store consistent.
 ///   After a throw the caller cannot know whether the server applied the request; the store's
 ///   sync cycle is written for that (a lost answer is resolved on the next sync).
 public protocol RecordSyncService: Sendable {
