@@ -256,16 +256,13 @@ extension Record: CustomReflectable {
     /// metadata, whichever way the record stores them, and its encrypted fields and parent when it
     /// has them.
     public var customMirror: Mirror {
-        var children: KeyValuePairs<String, Any> = [
-            "recordType": recordType, "recordName": recordName, "fields": fields, "metadata": metadata as Any,
-        ]
+        var children: [Mirror.Child] = [("recordType", recordType), ("recordName", recordName), ("fields", fields)]
         if !encryptedFields.isEmpty || extrasBox != nil {
-            children = [
-                "recordType": recordType, "recordName": recordName, "fields": fields,
-                "encryptedFields": encryptedFields, "clearedFields": clearedFields, "parent": parent as Any,
-                "metadata": metadata as Any,
+            children += [
+                ("encryptedFields", encryptedFields), ("clearedFields", clearedFields), ("parent", parent as Any),
             ]
         }
+        children.append(("metadata", metadata as Any))
         return Mirror(self, children: children, displayStyle: .struct)
     }
 }

@@ -171,21 +171,22 @@ private struct FieldProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try plain(type, .int64, key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let role = probe.roles.role(of: T.self, keyNamed: key.stringValue)
-        if role == .metadata || role == .systemFieldsArchive {
-            // The record's metadata, or the archive of its system fields: never a field.
-            return try probe.placeholder(type, at: [key])
-        }
-        try probe.noteProperty(type, forKey: key)
+        if isNoted(type, forKey: key) { try probe.noteProperty(type, forKey: key) }
         return try probe.placeholder(type, at: [key])
     }
 
     /// An optional property: its field is noted, and its value is `nil`.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        if T.self != RecordMetadata.self && !PropertyRoles.isSystemFieldsArchive(T.self) {
-            try probe.noteProperty(type, forKey: key)
-        }
+        if isNoted(type, forKey: key) { try probe.noteProperty(type, forKey: key) }
         return nil
+    }
+
+    /// Whether the probe notes a property of type `T` under `key`: every one but those the encoder
+    /// never makes a field, the record's metadata and the archive of its system fields (whatever
+    /// their optionality). The identifier is noted, and set apart as the record's name.
+    private func isNoted<T>(_ type: T.Type, forKey key: Key) -> Bool {
+        let role = probe.roles.role(of: T.self, keyNamed: key.stringValue)
+        return role != .metadata && role != .systemFieldsArchive
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws

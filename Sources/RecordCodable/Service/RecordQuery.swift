@@ -57,17 +57,10 @@ public struct RecordQuery: Hashable, Sendable, Codable, WireCodable {
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
         var object: [String: WireJSON] = ["recordType": .string(recordType)]
         if !filterBy.isEmpty {
-            object["filterBy"] = .array(
-                try filterBy.enumerated().map { index, filter in
-                    try filter.wireJSON(at: path + [AnyCodingKey(stringValue: "filterBy"), AnyCodingKey(index: index)])
-                })
+            object["filterBy"] = try filterBy.wireJSON(member: "filterBy", at: path) { try $0.wireJSON(at: $1) }
         }
         if !sortBy.isEmpty {
-            object["sortBy"] = .array(
-                try sortBy.enumerated().map { index, descriptor in
-                    try descriptor.wireJSON(
-                        at: path + [AnyCodingKey(stringValue: "sortBy"), AnyCodingKey(index: index)])
-                })
+            object["sortBy"] = try sortBy.wireJSON(member: "sortBy", at: path) { try $0.wireJSON(at: $1) }
         }
         return .object(object)
     }

@@ -83,9 +83,6 @@ public enum RecordResult: Hashable, Sendable {
 
     /// The JSON of a page's `records`.
     static func pageJSON(_ results: [RecordResult], at path: [any CodingKey]) throws -> WireJSON {
-        .array(
-            try results.enumerated().map { index, result in
-                try result.wireJSON(at: path + [AnyCodingKey(stringValue: "records"), AnyCodingKey(index: index)])
-            })
+        try results.wireJSON(member: "records", at: path) { try $0.wireJSON(at: $1) }
     }
 }

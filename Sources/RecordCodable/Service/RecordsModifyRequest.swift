@@ -126,11 +126,7 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
 
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
         var object: [String: WireJSON] = [:]
-        object["operations"] = .array(
-            try operations.enumerated().map { index, operation in
-                try operation.wireJSON(
-                    at: path + [AnyCodingKey(stringValue: "operations"), AnyCodingKey(index: index)])
-            })
+        object["operations"] = try operations.wireJSON(member: "operations", at: path) { try $0.wireJSON(at: $1) }
         object.set("zoneID", try effectiveZoneID(at: path).map { WireField.zoneID($0) })
         object.set("atomic", atomic.map(WireJSON.bool))
         object.set("desiredKeys", desiredKeys.map { .array($0.map(WireJSON.string)) })

@@ -68,10 +68,7 @@ public struct ZoneChangesRequest: Hashable, Sendable, Codable, WireCodable {
 
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
         .object([
-            "zones": .array(
-                try zones.enumerated().map { index, zone in
-                    try zone.wireJSON(at: path + [AnyCodingKey(stringValue: "zones"), AnyCodingKey(index: index)])
-                })
+            "zones": try zones.wireJSON(member: "zones", at: path) { try $0.wireJSON(at: $1) }
         ])
     }
 

@@ -42,10 +42,7 @@ public struct ZoneChangesResponse: Hashable, Sendable, Codable, WireCodable {
 
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
         .object([
-            "zones": .array(
-                try zones.enumerated().map { index, result in
-                    try result.wireJSON(at: path + [AnyCodingKey(stringValue: "zones"), AnyCodingKey(index: index)])
-                })
+            "zones": try zones.wireJSON(member: "zones", at: path) { try $0.wireJSON(at: $1) }
         ])
     }
 }

@@ -54,10 +54,7 @@ public struct ZonesListResponse: Hashable, Sendable, Codable, WireCodable {
 
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
         var object: [String: WireJSON] = [
-            "zones": .array(
-                zones.enumerated().map { index, zone in
-                    zone.wireJSON(at: path + [AnyCodingKey(stringValue: "zones"), AnyCodingKey(index: index)])
-                })
+            "zones": zones.wireJSON(member: "zones", at: path) { $0.wireJSON(at: $1) }
         ]
         object.set("syncToken", syncToken.map(WireJSON.string))
         object.set("moreComing", moreComing.map(WireJSON.bool))

@@ -54,11 +54,7 @@ public struct ZonesModifyRequest: Hashable, Sendable, Codable, WireCodable {
 
     func wireJSON(at path: [any CodingKey]) -> WireJSON {
         .object([
-            "operations": .array(
-                operations.enumerated().map { index, operation in
-                    operation.wireJSON(
-                        at: path + [AnyCodingKey(stringValue: "operations"), AnyCodingKey(index: index)])
-                })
+            "operations": operations.wireJSON(member: "operations", at: path) { $0.wireJSON(at: $1) }
         ])
     }
 

@@ -75,8 +75,7 @@
 
             var plain: [(key: String, object: any CKRecordValue)] = []
             var encrypted: [(key: String, object: any CKRecordValue)] = []
-            for key in record.fields.keys.sorted() {
-                guard let value = record.fields[key] else { continue }
+            for (key, value) in record.fields.sorted(by: { $0.key < $1.key }) {
                 let path: [any CodingKey] = [AnyCodingKey(stringValue: key)]
                 try check(key: key, value: value, at: path)
                 let object = try FieldValueWriting.object(for: value, holderZone: zone, at: path)
@@ -171,7 +170,7 @@
             return archived
         }
 
-        /// A field's key and, for an encrypted field, its kind.
+        /// A field's key, as CloudKit takes it without an exception; `value` is the one the error names.
         private func check(key: String, value: Any, at path: [any CodingKey]) throws {
             if let problem = FieldKeyCheck.problem(with: key) {
                 throw BridgeError.encoding(value, at: path, "'\(key)' cannot be a CloudKit field key: \(problem).")

@@ -62,11 +62,10 @@
                     of: object, holderZone: zone, at: [AnyCodingKey(stringValue: key)])
                 encrypted.insert(key)
             }
-            let clearedEncrypted = Set(encryptedValues.changedKeys())
-            var cleared: Set<String> = []
-            for key in ckRecord.changedKeys() + encryptedValues.changedKeys() where fields[key] == nil {
+            var cleared = Set(ckRecord.changedKeys().filter { fields[$0] == nil })
+            for key in encryptedValues.changedKeys() where fields[key] == nil {
                 cleared.insert(key)
-                if clearedEncrypted.contains(key) { encrypted.insert(key) }
+                encrypted.insert(key)
             }
 
             self.init(

@@ -13,7 +13,8 @@ enum Command {
           ckdb format FILE [--in-place | --check]
                                            Print the schema as cktool writes it (--in-place: write
                                            it back to FILE; --check: print nothing, fail if FILE
-                                           is written otherwise).
+                                           is written otherwise). Blank lines after the last
+                                           statement, as `cktool export-schema` prints, are kept.
           ckdb diff OLD NEW                List what changes from OLD to NEW, in plain words, and
                                            which changes a deployed container refuses.
           ckdb --help                      Show this help.
@@ -51,10 +52,10 @@ enum Command {
             options.allSatisfy({ $0 == "--in-place" || $0 == "--check" })
         else { throw Exit(status: 64, message: "ckdb format: give one FILE, and --in-place or --check at most.") }
         let text = try read(path)
-        let formatted = try readSchema(at: path, failing: 1).text
+        let formatted = try schema(in: text, at: path, failing: 1).text
         switch options.first {
         case "--in-place":
-            if formatted != text {
+            if !isFormatted(text, as: formatted) {
                 do {
                     try formatted.write(to: URL(fileURLWithPath: path), atomically: true, encoding: .utf8)
                 } catch {
@@ -62,7 +63,7 @@ enum Command {
                 }
             }
         case "--check":
-            guard formatted == text else {
+            guard isFormatted(text, as: formatted) else {
                 throw Exit(
                     status: 1, message: "\(path): not written as cktool writes it; run `ckdb format --in-place`.")
             }
@@ -70,6 +71,15 @@ enum Command {
             print(formatted, terminator: "")
         }
         return 0
+    }
+
+    /// Whether `text` is `formatted`, the schema as cktool writes it, but for any blank lines after
+    /// its last line: `cktool export-schema` ends the schema it prints with one, and the file it
+    /// writes with `--output-file` without, so that a file saved either way is formatted, and
+    /// `--in-place` leaves it as it is. A file whose last line has no line break is not.
+    static func isFormatted(_ text: String, as formatted: String) -> Bool {
+        text.utf8.starts(with: formatted.utf8)
+            && text.utf8.dropFirst(formatted.utf8.count).allSatisfy { $0 == UInt8(ascii: "\n") }
     }
 
     static func diff(_ paths: [String]) throws -> Int32 {

@@ -19,7 +19,12 @@ func read(_ path: String) throws -> String {
 /// The schema in the file at `path`; a file that is not the language ends the tool with
 /// `status`, its error where it is.
 func readSchema(at path: String, failing status: Int32) throws -> RecordSchema {
-    let text = try read(path)
+    try schema(in: read(path), at: path, failing: status)
+}
+
+/// The schema `text`, read from the file at `path`; text that is not the language ends the tool
+/// with `status`, its error where it is in the file.
+func schema(in text: String, at path: String, failing status: Int32) throws -> RecordSchema {
     do {
         return try RecordSchema(parsing: text)
     } catch let error as RecordSchema.ParseError {

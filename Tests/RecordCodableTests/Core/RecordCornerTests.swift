@@ -162,4 +162,15 @@ struct RecordCornerTests {
     func dateDescription(seconds: Double, shown: String) {
         #expect(RecordValue.date(Date(timeIntervalSince1970: seconds)).description == shown)
     }
+
+    @Test("A record's mirror shows its encrypted fields, cleared fields and parent only when it has any")
+    func mirrorChildren() {
+        var record = Record(recordType: "Note", recordName: "N1", fields: ["title": .string("Hi")])
+        #expect(Mirror(reflecting: record).children.map(\.label) == ["recordType", "recordName", "fields", "metadata"])
+        record.clearedFields = ["body"]
+        #expect(
+            Mirror(reflecting: record).children.map(\.label) == [
+                "recordType", "recordName", "fields", "encryptedFields", "clearedFields", "parent", "metadata",
+            ])
+    }
 }

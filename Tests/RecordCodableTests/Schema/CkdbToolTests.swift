@@ -91,6 +91,22 @@ struct CkdbToolTests {
         #expect(try ckdb("format", path, "--sideways").status == 64)
     }
 
+    @Test("format: an export that ends with blank lines, as cktool prints one, is formatted and left as it is")
+    func formatTrailingBlankLines() throws {
+        let folder = try folder()
+        let printed = Self.formatted + "\n"
+        let path = try write(printed, to: "printed.ckdb", in: folder)
+        #expect(try ckdb("format", path, "--check").status == 0)
+        #expect(try ckdb("format", "--in-place", path).status == 0)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == printed)
+        #expect(try ckdb("format", path).output == Self.formatted)
+
+        let unended = try write(String(Self.formatted.dropLast()), to: "unended.ckdb", in: folder)
+        #expect(try ckdb("format", unended, "--check").status == 1)
+        let spaced = try write(Self.formatted + " \n", to: "spaced.ckdb", in: folder)
+        #expect(try ckdb("format", spaced, "--check").status == 1)
+    }
+
     @Test("diff: 0 for no change, 1 for accepted changes, 2 for refused ones, 3 for a file that is not the language")
     func diff() throws {
         let folder = try folder()

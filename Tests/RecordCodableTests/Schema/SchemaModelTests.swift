@@ -189,6 +189,21 @@ struct SchemaModelTests {
             ])
     }
 
+    @Test("Metadata inside two optionals is no field, as the encoder writes it")
+    func doublyOptionalMetadata() throws {
+        struct Memo: Codable {
+            var id: String
+            var text: String
+            var metadata: RecordMetadata??
+        }
+        let recordType = try RecordType(Memo.self)
+        #expect(recordType.modelFields == [Field(name: "text", type: .string)])
+        let memo = Memo(id: "M1", text: "hi", metadata: .some(RecordMetadata(changeTag: "t1")))
+        let record = try RecordEncoder().encode(memo)
+        #expect(Set(record.fields.keys) == Set(recordType.modelFields.map(\.name)))
+        #expect(record.metadata?.changeTag == "t1")
+    }
+
     @Test("The encoder's options: identifier kept as a field, key strategy, encrypted keys")
     func encoderOptions() throws {
         struct Card: Codable {
