@@ -76,6 +76,14 @@ public enum ZoneChangesResult: Hashable, Sendable {
         }
     }
 
+    /// Returns the page of changes, or throws the server's error.
+    public func get() throws(RecordServerError) -> RecordsChangesResponse {
+        switch self {
+        case .success(let changes): return changes
+        case .failure(let error): throw error
+        }
+    }
+
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
         switch self {
         case .success(let changes): try changes.wireJSON(at: path)

@@ -23,6 +23,32 @@ struct IdentityInMetadataTests {
         recordType: "Migrated", recordName: "M1", fields: ["title": .string("a")],
         metadata: RecordMetadata(changeTag: "e1", zoneID: RecordZoneID(zoneName: "Notes")))
 
+    @Test("Metadata's hand-written equality and hash cover every stored property but the record's name")
+    func metadataEqualityCoversEveryProperty() {
+        // `==` and `hash(into:)` list the properties by hand: one added later must join them (or
+        // be left out on purpose, as the name is), and this list with it.
+        let base = RecordMetadata(changeTag: "t", zoneID: RecordZoneID(zoneName: "Z"), recordName: "N")
+        #expect(
+            Mirror(reflecting: base).children.compactMap(\.label)
+                == ["changeTag", "created", "modified", "zoneID", "deleted", "share", "shortGUID", "recordName"])
+        let stamp = RecordMetadata.Stamp(timestamp: Date(timeIntervalSince1970: 1))
+        let edits: [(String, (inout RecordMetadata) -> Void)] = [
+            ("changeTag", { $0.changeTag = "u" }), ("created", { $0.created = stamp }),
+            ("modified", { $0.modified = stamp }), ("zoneID", { $0.zoneID = RecordZoneID(zoneName: "Y") }),
+            ("deleted", { $0.deleted = true }), ("share", { $0.share = RecordReference(recordName: "S") }),
+            ("shortGUID", { $0.shortGUID = "g" }),
+        ]
+        for (name, edit) in edits {
+            var other = base
+            edit(&other)
+            #expect(other != base, "\(name) is left out of ==")
+            #expect(other.hashValue != base.hashValue, "\(name) is left out of hash(into:)")
+        }
+        var renamed = base
+        renamed.recordName = "M"
+        #expect(renamed == base && renamed.hashValue == base.hashValue)
+    }
+
     @Test("The decoder puts the record's name in the metadata it reads")
     func decoderSetsTheName() throws {
         let model = try RecordDecoder().decode(Migrated.self, from: Self.fetched)

@@ -85,6 +85,8 @@ struct ServerBodiesChangesTests {
         #expect(error.serverErrorCode == .zoneNotFound)
         #expect(response.zones[1].zoneID == RecordZoneID(zoneName: "Gone"))
         #expect(response.zones[1].changes == nil)
+        #expect(try response.zones[0].get() == page)
+        #expect(throws: error) { try response.zones[1].get() }
         try ServerBodyCoding.roundTrip(response)
         expectSameBytes(response)
         #expect(try decode(ZoneChangesResponse.self, "{}") == ZoneChangesResponse(zones: []))
