@@ -114,6 +114,10 @@ let package = Package(
             name: "RecordStoreTests",
             dependencies: ["RecordStoreKit", "record-store-crash-child", "CloudKitStandIn", "CloudKitWebServices"]
         ),
+        .testTarget(
+            name: "CloudKitWebServicesTests",
+            dependencies: ["CloudKitWebServices", "CloudKitStandIn", "RecordCodable"]
+        ),
 
     ],
     swiftLanguageModes: [.v6]

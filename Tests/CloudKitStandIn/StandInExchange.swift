@@ -12,6 +12,7 @@ public struct StandInRequest: Sendable, Hashable {
     /// The body's bytes.
     public var body: Data
 
+    /// Creates a request; by default a `POST` with no headers and no body.
     public init(method: String = "POST", path: String, headers: [String: String] = [:], body: Data = Data()) {
         self.method = method
         self.path = path
@@ -34,7 +35,10 @@ public struct StandInResponse: Sendable, Hashable {
     /// The body's bytes: CloudKit's JSON.
     public var body: Data
 
-    public init(status: Int = 200, headers: [String: String] = ["Content-Type": "application/json; charset=UTF-8"], body: Data) {
+    /// Creates an answer; by default a `200` of JSON.
+    public init(
+        status: Int = 200, headers: [String: String] = ["Content-Type": "application/json; charset=UTF-8"], body: Data
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
