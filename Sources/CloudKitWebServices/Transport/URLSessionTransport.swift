@@ -27,6 +27,18 @@ import Foundation
 /// and ``send(_:)`` throws `CancellationError`, whether the answer had started to arrive or not.
 /// A request cancelled after it left may still have reached the server, so a client that sends
 /// it again must know that doing so is safe.
+///
+/// When no answer arrives, the error is the `URLError` that `URLSession` reports, and its code
+/// depends on the platform. On Linux, where `URLSession` runs on libcurl, the loopback tests see:
+///
+/// | What happened | `URLError.Code` on Linux |
+/// |---|---|
+/// | nothing listens at the address | `.cannotConnectToHost` |
+/// | the connection closed before a byte of answer | `.badServerResponse` ("Empty reply from server") |
+/// | the answer stopped short of its `Content-Length` | `.unknown` ("transfer closed with … bytes remaining") |
+/// | the connection was reset | `.networkConnectionLost` |
+///
+/// In every case the request may have reached the server and taken effect.
 public struct URLSessionTransport: CloudKitTransport {
     /// The session that each request's data task belongs to.
     public let session: URLSession

@@ -15,8 +15,9 @@ enum HTTPReadOutcome {
 ///
 /// One request per connection keeps faults exact. On a kept-alive connection, a client whose
 /// request meets a closed connection cannot tell whether the server read it, and libcurl (under
-/// `URLSession` on Linux) then sends it again on a new connection by itself: a dropped answer
-/// would become a duplicate request that the test did not script. With `Connection: close`, every
+/// `URLSession` on Linux) may send it again on a new connection by itself when a connection it
+/// reused closes before any answer ("Connection died, retrying a fresh connect"): a dropped
+/// answer could become a duplicate request that the test did not script. With `Connection: close`, every
 /// request has a connection of its own, and a drop reaches the client as the error it is.
 enum HTTPWire {
     /// The most bytes a request's line and headers may take.
