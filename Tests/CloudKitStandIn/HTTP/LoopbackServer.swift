@@ -106,7 +106,6 @@ private final class LoopbackServerState: @unchecked Sendable {
 
     private let lock = NSLock()
     private var stopping = false
-    private var stopped = false
     private var openConnections: Set<Int32> = []
     private var receivedRequests: [StandInRequest] = []
     // Every thread the server starts enters this group and leaves it as it ends; stop() waits.
@@ -136,15 +135,15 @@ private final class LoopbackServerState: @unchecked Sendable {
     }
 
     func stop() {
-        let connections: Set<Int32>? = lock.withLock {
-            guard !stopped else { return nil }
-            stopped = true
+        let first: Bool = lock.withLock {
+            guard !stopping else { return false }
             stopping = true
-            return openConnections
+            // Shutting a socket down wakes its thread from a blocked read; the thread closes it.
+            // Under the lock, since a thread closes its descriptor only after leaving the set.
+            for connection in openConnections { LoopbackSocket.shutDown(connection) }
+            return true
         }
-        guard let connections else { return }
-        // Shutting a socket down wakes its thread from a blocked read; the thread closes it.
-        for connection in connections { LoopbackSocket.shutDown(connection) }
+        guard first else { return }
         let bound = limits.handlerTimeout + limits.ioTimeout + .seconds(1)
         _ = threads.wait(timeout: .now() + bound.timeInterval)
     }

@@ -68,7 +68,7 @@ struct LoopbackServerTests {
     @Test("Past the connection limit, a connection is closed unanswered; the slot frees when one ends")
     func connectionLimit() async throws {
         let echo = try EchoServer(limits: LoopbackServer.Limits(maxConnections: 1))
-        echo.server.faults.inject(.delay(.milliseconds(600)), atRequest: 1)
+        echo.server.faults.inject(.delay(.seconds(2)), atRequest: 1)
         let transport = URLSessionTransport()
         let holding = echo.request("/holding", body: Self.body)
         let slow = Task { try await transport.send(holding) }
