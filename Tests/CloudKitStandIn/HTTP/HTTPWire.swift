@@ -28,17 +28,16 @@ enum HTTPWire {
     static func readRequest(from descriptor: Int32, maxBodyBytes: Int) -> HTTPReadOutcome {
         var buffer: [UInt8] = []
         var headEnd: Int?
-        while headEnd == nil {
+        while headEnd == nil, buffer.count <= maxHeadBytes {
             guard let chunk = LoopbackSocket.read(descriptor, limit: 16 * 1024), !chunk.isEmpty else {
                 return .closed
             }
             buffer += chunk
             headEnd = endOfHead(in: buffer)
-            if headEnd == nil, buffer.count > maxHeadBytes {
-                return .refused(status: 431, reason: "The request's head is longer than \(maxHeadBytes) bytes.")
-            }
         }
-        guard let headEnd else { return .closed }
+        guard let headEnd, headEnd <= maxHeadBytes else {
+            return .refused(status: 431, reason: "The request's head is longer than \(maxHeadBytes) bytes.")
+        }
         let head: Head
         switch parseHead(buffer[..<headEnd]) {
         case .success(let parsed): head = parsed

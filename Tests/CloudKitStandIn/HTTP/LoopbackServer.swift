@@ -25,6 +25,12 @@ import RecordCodable
 /// open at once, each read and write (``Limits/ioTimeout``), the handler's time
 /// (``Limits/handlerTimeout``); ``stop()`` closes every connection and returns once every thread
 /// has ended.
+///
+/// The handler runs in a task on Swift's cooperative pool, which has a thread per core. A test
+/// that blocks a thread of that pool while the server answers it (a blocking socket read, a
+/// semaphore's wait) can leave the handler no thread to run on, and meet a `500` after
+/// ``Limits/handlerTimeout`` instead of its answer: await the client, or block on a thread of
+/// your own.
 public final class LoopbackServer: Sendable {
     /// The bounds that keep a test from hanging or a runaway client from filling memory.
     public struct Limits: Sendable, Hashable {
@@ -91,6 +97,9 @@ public final class LoopbackServer: Sendable {
 
     /// Stops listening, closes every connection, and returns once the server's threads have
     /// ended. Calling it again does nothing.
+    ///
+    /// It blocks the calling thread for as long as that takes: a few hundred milliseconds at
+    /// most, since a pending delay ends at once and a pending handler is cancelled.
     public func stop() {
         state.stop()
     }

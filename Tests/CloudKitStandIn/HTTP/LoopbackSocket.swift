@@ -73,6 +73,30 @@ enum LoopbackSocket {
         }
     }
 
+    /// Opens a connection to `port` on 127.0.0.1: for tests that speak HTTP byte by byte.
+    static func connectToLoopback(port: UInt16) throws -> Int32 {
+        let descriptor = socket(AF_INET, streamType, 0)
+        guard descriptor >= 0 else { throw LoopbackSocketError("socket") }
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let error = LoopbackSocketError("connect")
+            close(descriptor)
+            throw error
+        }
+        return descriptor
+    }
+
     /// Waits up to `milliseconds` for `descriptor` to be readable (a connection to accept, bytes
     /// to read, or the peer's close), and says whether it is.
     static func waitReadable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
