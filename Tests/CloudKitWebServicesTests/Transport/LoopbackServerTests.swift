@@ -113,7 +113,7 @@ struct LoopbackServerTests {
         let clock = ContinuousClock()
         let start = clock.now
         echo.server.stop()
-        #expect(clock.now - start < .seconds(2))
+        #expect(clock.now - start < .seconds(5), "well before the 30 s the answer was held for")
         await #expect(throws: URLError.self) { try await waiting.value }
         echo.server.stop()  // a second stop does nothing
     }

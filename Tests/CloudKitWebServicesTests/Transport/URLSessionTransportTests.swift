@@ -151,6 +151,23 @@ struct URLSessionTransportTests {
         await #expect(throws: URLError.self) { try await URLSessionTransport().send(request) }
     }
 
+    @Test("A session of the caller's is the one used: its request timeout ends a slow answer")
+    func sessionGiven() async throws {
+        let echo = try EchoServer()
+        echo.server.faults.inject(.delay(.seconds(20)), atRequest: 1)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 1
+        let transport = URLSessionTransport(session: URLSession(configuration: configuration))
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect {
+            try await transport.send(echo.request(body: Self.body))
+        } throws: { error in
+            (error as? URLError)?.code == .timedOut
+        }
+        #expect(clock.now - start < .seconds(5))
+    }
+
     @Test("The default session keeps neither a cache nor cookies")
     func defaultSession() {
         let configuration = URLSessionTransport.makeDefaultSession().configuration
