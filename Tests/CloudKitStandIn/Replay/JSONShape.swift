@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value as the replay compares bodies: objects without regard to key order or spacing,
 /// numbers by value (`1` equals `1.0`), `true` never equal to `1`.
-indirect enum JSONShape: Decodable, Equatable {
+indirect enum JSONShape: Decodable, Equatable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)

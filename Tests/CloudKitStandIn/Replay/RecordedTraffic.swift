@@ -39,10 +39,10 @@ import Foundation
 /// | `icloudpd/queryRequest-listing_photos-10` | `icloudpd/queryResponse-listing_photos-10` | `shared/records/query` |
 /// | `knightsc/lookupRequest-ticket` | `knightsc/lookupResponse-ticket` | `public/records/lookup`, at `/database/1/com.apple.gk.ticket-delivery/production/` |
 ///
-/// Not pairs: the requests and answers whose other half the fixtures lack (a `zones/list`
-/// answer, whose request has no body; a query answer whose request is another's), the test stubs
-/// and documentation examples (`realServer: false`; Apple's UploadAssets example has a request
-/// and an answer, but it was never sent), and the recorded answers with no request.
+/// Not pairs: the real server's bodies with no other half in the fixtures (the two `zones/list`
+/// answers, whose requests the fixtures do not keep; talktocloud's query answer and record, kept without
+/// their requests), and every test stub and documentation example (`realServer: false`; Apple's
+/// UploadAssets example has a request and an answer, but they were never sent).
 ///
 /// Every answer paired here was a successful one; the fixtures keep no status, so each pair's is
 /// `200`.

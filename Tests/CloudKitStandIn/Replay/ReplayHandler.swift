@@ -24,12 +24,15 @@ import RecordCodable
 /// `Replay: the body differs from <name> at $.query.recordType: recorded "CPLAlbum", sent "CPLAsset"`.
 public final class ReplayHandler: Sendable {
     private let exchanges: [RecordedExchange]
+    // Each exchange's recorded request, parsed once; nil for one that is not JSON.
+    private let recordedRequests: [JSONShape?]
     // Which exchanges have answered; the server's connection threads share it.
     private let answered = AnsweredSet()
 
     /// Creates a handler that answers with these exchanges.
     public init(_ exchanges: [RecordedExchange]) {
         self.exchanges = exchanges
+        recordedRequests = exchanges.map { try? JSONShape.parse($0.requestBody) }
     }
 
     /// The handler, to give to ``LoopbackServer/init(limits:faults:handler:)``.
@@ -54,7 +57,7 @@ public final class ReplayHandler: Sendable {
         } catch {
             return Self.mismatch("the request's body is not JSON: \(error)")
         }
-        let matching = sameOperation.filter { (try? JSONShape.parse(exchanges[$0].requestBody)) == sent }
+        let matching = sameOperation.filter { recordedRequests[$0] == sent }
         guard !matching.isEmpty else {
             return Self.mismatch(closestDifference(sent, among: sameOperation))
         }
@@ -73,7 +76,7 @@ public final class ReplayHandler: Sendable {
     private func closestDifference(_ sent: JSONShape, among candidates: [Int]) -> String {
         let index = answered.firstUnclaimed(of: candidates) ?? candidates[0]
         let exchange = exchanges[index]
-        guard let recorded = try? JSONShape.parse(exchange.requestBody) else {
+        guard let recorded = recordedRequests[index] else {
             return "the recording \(exchange.name) has a request body that is not JSON"
         }
         let difference = recorded.firstDifference(from: sent) ?? "in number formatting only"
