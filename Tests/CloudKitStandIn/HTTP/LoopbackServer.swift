@@ -274,8 +274,10 @@ private final class LoopbackServerState: @unchecked Sendable {
         }
     }
 
-    private static let handlerTimedOut = HTTPWire.refusal(
-        status: 500, reason: "The stand-in's handler did not answer within its time limit.")
+    // Made at each use: a Data kept in a static is reported leaked by LeakSanitizer.
+    private static var handlerTimedOut: StandInResponse {
+        HTTPWire.refusal(status: 500, reason: "The stand-in's handler did not answer within its time limit.")
+    }
 
     /// CloudKit's error body for a request turned away with `status`.
     private static func turnedAway(status: Int, retryAfter: Int?) -> StandInResponse {
