@@ -119,6 +119,20 @@ struct JSONBytesWriter {
         }
     }
 
+    /// Writes the separator before a record's field, its name, and `start`: the rest of its object
+    /// up to its value, as compact JSON has it, such as `:{"type":"STRING","value":`. The same bytes
+    /// as ``writeFieldStart(name:typeName:encrypted:first:)`` writes, for a caller that knows them
+    /// whole for the field's type. Compact JSON only.
+    mutating func writeFieldStart(name: String, compactStart start: StaticString, first: Bool) {
+        depth += 1
+        let escapingSlashes = escapesSlashes
+        put(upTo: JSONText.bound(of: name) + start.utf8CodeUnitCount + 1) { output in
+            if !first { output.append(UInt8(ascii: ",")) }
+            JSONText.put(name, escapingSlashes: escapingSlashes, into: &output)
+            JSONText.putASCII(start, into: &output)
+        }
+    }
+
     mutating func endObject(empty: Bool) {
         close(UInt8(ascii: "}"), empty: empty)
     }

@@ -111,6 +111,15 @@ enum JSONText {
         putASCII(text.hasSuffix(".0") ? String(text.dropLast(2)) : text, into: &output)
     }
 
+    /// Writes static text that needs no escape.
+    static func putASCII(_ text: StaticString, into output: inout OutputSpan<UInt8>) {
+        text.withUTF8Buffer { bytes in
+            for byte in bytes {
+                output.append(byte)
+            }
+        }
+    }
+
     /// Writes text that needs no escape, such as a number's or a literal's.
     static func putASCII(_ text: String, into output: inout OutputSpan<UInt8>) {
         if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
@@ -166,6 +175,19 @@ enum JSONKeyOrder {
             return first.key.utf8.lexicographicallyPrecedes(second.key.utf8)
         }
         return sorted
+    }
+
+    /// The positions of `dictionary`'s entries in the order of their keys' UTF-8 bytes, as
+    /// ``sorted(_:)`` orders them: what is sorted is a number and a position for each entry, where
+    /// sorting the entries themselves would copy each key and value, a retain and a release each,
+    /// at every move.
+    static func sortedIndices<Value>(of dictionary: [String: Value]) -> [Dictionary<String, Value>.Index] {
+        var order = dictionary.indices.map { (prefix: prefix(of: dictionary[$0].key), index: $0) }
+        order.sort { first, second in
+            if first.prefix != second.prefix { return first.prefix < second.prefix }
+            return dictionary[first.index].key.utf8.lexicographicallyPrecedes(dictionary[second.index].key.utf8)
+        }
+        return order.map(\.index)
     }
 
     private static func prefix(of key: String) -> UInt64 {

@@ -42,12 +42,13 @@ extension JSONBytesWriter {
             endArray(empty: elements.isEmpty)
         case .object(let members):
             beginObject()
-            for (position, member) in JSONKeyOrder.sorted(members).enumerated() {
-                writeKey(member.key, first: position == 0)
+            for (position, index) in JSONKeyOrder.sortedIndices(of: members).enumerated() {
+                let (key, member) = members[index]
+                writeKey(key, first: position == 0)
                 do throws(NonFiniteNumber) {
-                    try write(member.value)
+                    try write(member)
                 } catch {
-                    throw error.inside(AnyCodingKey(stringValue: member.key))
+                    throw error.inside(AnyCodingKey(stringValue: key))
                 }
             }
             endObject(empty: members.isEmpty)
@@ -82,17 +83,18 @@ extension JSONBytesWriter {
         let cleared = fields.cleared.isEmpty ? [] : JSONKeyOrder.sorted(fields.cleared)
         var nextCleared = 0
         var count = 0
-        for field in JSONKeyOrder.sorted(fields.values) {
-            while nextCleared < cleared.count, cleared[nextCleared].key.utf8.lexicographicallyPrecedes(field.key.utf8) {
+        let values = fields.values
+        for index in JSONKeyOrder.sortedIndices(of: values) {
+            let (name, value) = values[index]
+            while nextCleared < cleared.count, cleared[nextCleared].key.utf8.lexicographicallyPrecedes(name.utf8) {
                 try writeBuiltField(cleared[nextCleared].key, cleared[nextCleared].value, first: count == 0)
                 nextCleared += 1
                 count += 1
             }
-            if let json = fields.builtJSON(of: field.key, field.value) {
-                try writeBuiltField(field.key, json, first: count == 0)
+            if let json = fields.builtJSON(of: name, value) {
+                try writeBuiltField(name, json, first: count == 0)
             } else {
-                let encrypted = fields.isEncrypted(field.key)
-                try writeCommonField(field.key, field.value, encrypted: encrypted, first: count == 0)
+                try writeCommonField(name, value, encrypted: fields.isEncrypted(name), first: count == 0)
             }
             count += 1
         }
@@ -117,7 +119,11 @@ extension JSONBytesWriter {
     private mutating func writeCommonField(_ name: String, _ value: RecordValue, encrypted: Bool, first: Bool)
         throws(NonFiniteNumber)
     {
-        writeFieldStart(name: name, typeName: value.typeName, encrypted: encrypted, first: first)
+        if !prettyPrinted, !encrypted, let start = Self.compactFieldStart(of: value) {
+            writeFieldStart(name: name, compactStart: start, first: first)
+        } else {
+            writeFieldStart(name: name, typeName: value.typeName, encrypted: encrypted, first: first)
+        }
         if case .list(let elements) = value {
             beginArray()
             for (index, element) in elements.enumerated() {
@@ -129,6 +135,27 @@ extension JSONBytesWriter {
             try writeCommonScalar(value)
         }
         endObject(empty: false)
+    }
+
+    /// What compact JSON has between a field's name and its value, for a field of a common kind
+    /// (``WireField/isCommon(_:)``) that is not encrypted: `:{"type":"` ``RecordValue/typeName``
+    /// `","value":`, as one piece of static text. `nil` for any other value.
+    static func compactFieldStart(of value: RecordValue) -> StaticString? {
+        var isList = false
+        var scalar: RecordValue? = value
+        if case .list(let elements) = value {
+            isList = true
+            scalar = elements.first
+        }
+        switch scalar {
+        case .string: return isList ? #":{"type":"STRING_LIST","value":"# : #":{"type":"STRING","value":"#
+        case .int64: return isList ? #":{"type":"INT64_LIST","value":"# : #":{"type":"INT64","value":"#
+        case .double: return isList ? #":{"type":"DOUBLE_LIST","value":"# : #":{"type":"DOUBLE","value":"#
+        case .bytes: return isList ? #":{"type":"BYTES_LIST","value":"# : #":{"type":"BYTES","value":"#
+        case .date: return isList ? #":{"type":"TIMESTAMP_LIST","value":"# : #":{"type":"TIMESTAMP","value":"#
+        case .reference: return isList ? #":{"type":"REFERENCE_LIST","value":"# : #":{"type":"REFERENCE","value":"#
+        case .asset, .location, .list, nil: return nil
+        }
     }
 
     /// Writes a value of a common kind as `WireField` builds it. (Its double is finite and its date

@@ -258,20 +258,21 @@ enum WireRecord {
     /// Reads a record dictionary; with `fieldErrors`, a field that does not read is left out and
     /// its error kept there, rather than thrown.
     private static func record(from reader: WireReader, as form: Form, fieldErrors: FieldErrors?) throws -> Record {
+        let members = Members(of: reader)
         let recordName: String
         switch form {
-        case .stored: recordName = try reader.member("recordName").string()
-        case .saved: recordName = try reader.optionalMember("recordName")?.string() ?? ""
+        case .stored: recordName = try members.member(.recordName).string()
+        case .saved: recordName = try members.optionalMember(.recordName)?.string() ?? ""
         }
-        let metadata = try self.metadata(from: reader)
+        let metadata = try self.metadata(from: members)
         // The server leaves the type out of some answers: a deleted record, or a save whose
         // request asked for no fields back.
-        let recordType = try reader.optionalMember("recordType")?.string() ?? ""
+        let recordType = try members.optionalMember(.recordType)?.string() ?? ""
         var fields: [String: RecordValue] = [:]
         var encryptedFields: Set<String> = []
         var clearedFields: Set<String> = []
         var typeHints: [String: String] = [:]
-        if let fieldsReader = try reader.optionalMember("fields") {
+        if let fieldsReader = try members.optionalMember(.fields) {
             // Room for every field at once: growing a dictionary field by field rehashes it.
             fields.reserveCapacity(fieldsReader.memberCount)
             try fieldsReader.forEachMember { name, field in
@@ -304,18 +305,18 @@ enum WireRecord {
         if !clearedFields.isEmpty { record.clearedFields = clearedFields }
         if !typeHints.isEmpty { record.fieldTypeHints = typeHints }
         // Setting no parent would still cost the record's extras a look.
-        if let parent = try reader.optionalMember("parent").map(WireField.reference(from:)) { record.parent = parent }
+        if let parent = try members.optionalMember(.parent).map(WireField.reference(from:)) { record.parent = parent }
         return record
     }
 
-    private static func metadata(from reader: WireReader) throws -> RecordMetadata? {
-        let changeTag = try reader.optionalMember("recordChangeTag")?.string()
-        let created = try reader.optionalMember("created").map { try stamp(from: $0) }
-        let modified = try reader.optionalMember("modified").map { try stamp(from: $0) }
-        let zoneID = try reader.optionalMember("zoneID").map { try WireField.zoneID(from: $0) }
-        let deleted = try reader.optionalMember("deleted")?.bool()
-        let share = try reader.optionalMember("share").map(WireField.reference(from:))
-        let shortGUID = try reader.optionalMember("shortGUID")?.string()
+    private static func metadata(from members: Members) throws -> RecordMetadata? {
+        let changeTag = try members.optionalMember(.recordChangeTag)?.string()
+        let created = try members.optionalMember(.created).map { try stamp(from: $0) }
+        let modified = try members.optionalMember(.modified).map { try stamp(from: $0) }
+        let zoneID = try members.optionalMember(.zoneID).map { try WireField.zoneID(from: $0) }
+        let deleted = try members.optionalMember(.deleted)?.bool()
+        let share = try members.optionalMember(.share).map(WireField.reference(from:))
+        let shortGUID = try members.optionalMember(.shortGUID)?.string()
         let metadata = RecordMetadata(
             changeTag: changeTag, created: created, modified: modified, zoneID: zoneID, deleted: deleted ?? false,
             share: share, shortGUID: shortGUID)

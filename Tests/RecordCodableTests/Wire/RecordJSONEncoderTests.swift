@@ -344,6 +344,25 @@ struct RecordJSONEncoderTests {
         expectSameBytes(Optional(Record(recordType: "T", recordName: "n")))
     }
 
+    @Test("A field of each common kind starts with its type as one piece of text, as it is spelled")
+    func compactFieldStarts() throws {
+        let reference = RecordReference(recordName: "r")
+        let values: [RecordValue] = [
+            .string("s"), .int64(1), .double(0.5), .bytes(Data([1])), .date(Date(timeIntervalSince1970: 1)),
+            .reference(reference), .list([.string("s")]), .list([.int64(1)]), .list([.double(0.5)]),
+            .list([.bytes(Data([1]))]), .list([.date(Date(timeIntervalSince1970: 1))]), .list([.reference(reference)]),
+        ]
+        for value in values {
+            let start = try #require(JSONBytesWriter.compactFieldStart(of: value), "\(value)")
+            #expect("\(start)" == #":{"type":""# + value.typeName + #"","value":"#)
+            expectSameBytes(Record(recordType: "T", recordName: "n", fields: ["f": value]), "\(value)")
+        }
+        let location = RecordLocation(latitude: 1, longitude: 2)
+        #expect(JSONBytesWriter.compactFieldStart(of: .location(location)) == nil)
+        #expect(JSONBytesWriter.compactFieldStart(of: .list([])) == nil)
+        #expect(JSONBytesWriter.compactFieldStart(of: .list([.location(location)])) == nil)
+    }
+
     @Test("A large page writes in proportion to its size, byte for byte")
     func largePage() throws {
         let records = (0..<2_000).map { index in

@@ -217,6 +217,88 @@ enum FlatEventHandMapping {
     }
 }
 
+// MARK: A third flat model
+
+/// The shape of issue 43's independent check: twelve properties, among them a 100-character body,
+/// a web URL, a `Double`, a `Bool`, a `Date`, lists of strings and of integers, a reference and a
+/// `String` enum.
+struct FlatTask: Codable, Equatable {
+    enum Priority: String, Codable {
+        case low, normal, high, urgent
+    }
+
+    var id: String
+    var title: String
+    var body: String
+    var page: URL
+    var effort: Double
+    var isDone: Bool
+    var dueAt: Date
+    var labels: [String]
+    var estimates: [Int]
+    var assignee: RecordReference
+    var priority: Priority
+    var revision: Int
+
+    static let sample = FlatTask(
+        id: "task-1089",
+        title: "Measure the wire path",
+        // 100 characters.
+        body: "Read the record's JSON, turn it into the model, and write it back again; then count each step, twice",
+        page: URL(string: "https://example.com/tasks/1089")!,
+        effort: 2.25,
+        isDone: false,
+        dueAt: Date(timeIntervalSince1970: 1_720_000_000),
+        labels: ["wire", "speed", "json"],
+        estimates: [3, 5, 8],
+        assignee: RecordReference(recordName: "member-12"),
+        priority: .high,
+        revision: 7)
+}
+
+enum FlatTaskHandMapping {
+    static func encode(_ task: FlatTask) -> Record {
+        var fields: [String: RecordValue] = [:]
+        fields.reserveCapacity(11)
+        fields["title"] = .string(task.title)
+        fields["body"] = .string(task.body)
+        fields["page"] = .string(task.page.absoluteString)
+        fields["effort"] = .double(task.effort)
+        fields["isDone"] = .int64(task.isDone ? 1 : 0)
+        fields["dueAt"] = .date(task.dueAt)
+        fields["labels"] = .list(task.labels.map(RecordValue.string))
+        fields["estimates"] = .list(task.estimates.map { .int64(Int64($0)) })
+        fields["assignee"] = .reference(task.assignee)
+        fields["priority"] = .string(task.priority.rawValue)
+        fields["revision"] = .int64(Int64(task.revision))
+        return Record(recordType: "FlatTask", recordName: task.id, fields: fields)
+    }
+
+    static func decode(_ record: Record) throws -> FlatTask {
+        let fields = record.fields
+        guard let page = URL(string: try string(fields["page"], "page")) else { throw HandMappingError(field: "page") }
+        guard case .list(let labelValues)? = fields["labels"] else { throw HandMappingError(field: "labels") }
+        guard case .list(let estimateValues)? = fields["estimates"] else { throw HandMappingError(field: "estimates") }
+        guard case .reference(let assignee)? = fields["assignee"] else { throw HandMappingError(field: "assignee") }
+        guard let priority = FlatTask.Priority(rawValue: try string(fields["priority"], "priority")) else {
+            throw HandMappingError(field: "priority")
+        }
+        return FlatTask(
+            id: record.recordName,
+            title: try string(fields["title"], "title"),
+            body: try string(fields["body"], "body"),
+            page: page,
+            effort: try double(fields["effort"], "effort"),
+            isDone: try bool(fields["isDone"], "isDone"),
+            dueAt: try date(fields["dueAt"], "dueAt"),
+            labels: try labelValues.map { try string($0, "labels") },
+            estimates: try estimateValues.map { try int($0, "estimates") },
+            assignee: assignee,
+            priority: priority,
+            revision: try int(fields["revision"], "revision"))
+    }
+}
+
 // MARK: The nested model
 
 /// A few fields and a nested struct, which is stored as JSON bytes.

@@ -182,14 +182,14 @@ func printServerPath(
     print("  fast = RecordEncoder + RecordJSONEncoder / RecordJSONDecoder + RecordDecoder")
     print("  Codable = RecordEncoder + JSONEncoder / JSONDecoder + RecordDecoder")
     print("  plain = JSONEncoder / JSONDecoder on the model itself")
-    print("model            fast  Codable   plain  fast/plain  Codable/plain")
+    print("model                  fast  Codable   plain  fast/plain  Codable/plain")
     for row in rows {
         for (way, times, fast, codable) in [
             ("write", row.write, row.writeFastVersusPlain, row.writeCodableVersusPlain),
             ("read", row.read, row.readFastVersusPlain, row.readCodableVersusPlain),
         ] {
             print(
-                (row.model + " " + way).padding(toLength: 14, withPad: " ", startingAt: 0)
+                (row.model + " " + way).padding(toLength: 20, withPad: " ", startingAt: 0)
                     + number(times["fast"] ?? 0, 7) + number(times["codable"] ?? 0, 9) + number(times["plain"] ?? 0, 8)
                     + number(fast, 11) + "×" + number(codable, 14) + "×")
         }

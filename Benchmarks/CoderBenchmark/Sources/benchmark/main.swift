@@ -33,6 +33,17 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
     let nestedRecord = try encoder.encode(NestedProfile.sample)
     let wire = try RecordJSONEncoder().encode(record)
     let plain = try JSONEncoder().encode(FlatPost.sample)
+    let eventWire = try RecordJSONEncoder().encode(eventRecord)
+    let eventPlain = try JSONEncoder().encode(FlatEvent.sample)
+    let taskWire = try RecordJSONEncoder().encode(try encoder.encode(FlatTask.sample))
+    let taskPlain = try JSONEncoder().encode(FlatTask.sample)
+    let saveRequest = RecordsModifyRequest(
+        savingRecords: try (0..<200).map { index in
+            var post = FlatPost.sample
+            post.id = "post-\(index)"
+            post.views = index
+            return try encoder.encode(post)
+        })
     let page =
         try what.hasPrefix("read-page-")
         ? queryPage(records: Int(what.dropFirst(10)) ?? 0)
@@ -57,6 +68,13 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         "write-wire": { consume(try RecordJSONEncoder().encode(record)) },
         "write-wire-model": { consume(try RecordJSONEncoder().encode(try encoder.encode(FlatPost.sample))) },
         "write-plain": { consume(try JSONEncoder().encode(FlatPost.sample)) },
+        // The same for the second and third flat models.
+        "write-wire-model-event": { consume(try RecordJSONEncoder().encode(try encoder.encode(FlatEvent.sample))) },
+        "write-plain-event": { consume(try JSONEncoder().encode(FlatEvent.sample)) },
+        "write-wire-model-task": { consume(try RecordJSONEncoder().encode(try encoder.encode(FlatTask.sample))) },
+        "write-plain-task": { consume(try JSONEncoder().encode(FlatTask.sample)) },
+        // A save request of 200 flat records: divide by 200 for a record's share.
+        "write-save-request-200": { consume(try RecordJSONEncoder().encode(saveRequest)) },
         // A save request of one flat record: the body around a record, against "write-wire".
         "write-save-request": {
             consume(try RecordJSONEncoder().encode(RecordsModifyRequest(savingRecords: [record])))
@@ -76,6 +94,16 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         "read-unreadable-page-10000": {
             consume(try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: page))
         },
+        "read-wire-model-event": {
+            consume(
+                try decoder.decode(FlatEvent.self, from: try RecordJSONDecoder().decode(Record.self, from: eventWire)))
+        },
+        "read-plain-event": { consume(try JSONDecoder().decode(FlatEvent.self, from: eventPlain)) },
+        "read-wire-model-task": {
+            consume(
+                try decoder.decode(FlatTask.self, from: try RecordJSONDecoder().decode(Record.self, from: taskWire)))
+        },
+        "read-plain-task": { consume(try JSONDecoder().decode(FlatTask.self, from: taskPlain)) },
         "read-codable": { consume(try JSONDecoder().decode(Record.self, from: wire)) },
         "read-plain": { consume(try JSONDecoder().decode(FlatPost.self, from: plain)) },
         // The least a Decodable record can ask of JSONDecoder (Benchmarks/CoderBenchmark/Sources/CodableFloor).
@@ -210,6 +238,9 @@ do {
         try scenario(
             "flat, another", FlatEvent.sample, byHand: FlatEventHandMapping.encode, FlatEventHandMapping.decode,
             withFloor: true),
+        try scenario(
+            "flat, a third", FlatTask.sample, byHand: FlatTaskHandMapping.encode, FlatTaskHandMapping.decode,
+            withFloor: true),
         try scenario("nested", NestedProfile.sample, byHand: NestedHandMapping.encode, NestedHandMapping.decode),
         try scenario("wide", WideModel.sample, byHand: WideHandMapping.encode, WideHandMapping.decode),
         try scenario(
@@ -247,7 +278,11 @@ do {
             what: "10,000 elements / 1,000 elements", encodeRatio: listTimes[1] / listTimes[0],
             decodeRatio: listTimes[3] / listTimes[2]))
 
-    let serverPathRows = [try measureServerPath("flat", try serverPath(FlatPost.sample), with: harness)]
+    let serverPathRows = [
+        try measureServerPath("flat", try serverPath(FlatPost.sample), with: harness),
+        try measureServerPath("flat, another", try serverPath(FlatEvent.sample), with: harness),
+        try measureServerPath("flat, a third", try serverPath(FlatTask.sample), with: harness),
+    ]
     let body = try bodyContenders(records: 200)
     let bodyTimes = try harness.measure([body.body, body.alone]).map { $0 / 1000 }
     let bodyWrite = BodyWriteRow(
