@@ -13,8 +13,8 @@ let quick = CommandLine.arguments.contains("--quick")
 let rounds = quick ? 3 : 15
 let reopenCount = quick ? 10_000 : 100_000
 
-/// A note, as the app keeps it: the benchmark's model.
-struct Note: Codable, Sendable {
+/// A note, as the app keeps it: the benchmark's model, queried by its score.
+struct Note: Codable, Sendable, QueryableModel {
     var id: String
     var title: String
     var body: String
@@ -27,6 +27,11 @@ struct Note: Codable, Sendable {
     var modified: Date
     var folder: String
     var wordCount: Int
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, body, author, tags, priority, pinned, score, created, modified, folder, wordCount
+    }
+    static let indexedFields: [CodingKeys] = [.score]
 
     init(_ number: Int) {
         id = "note-\(number)"
@@ -185,6 +190,7 @@ struct Step: Codable, Sendable {
     var visits: Int
 }
 
+var chainTotals: [Int: Double] = [:]
 for length in [200, 2_000] {
     try withDirectory { directory in
         let store = try RecordStore(directory: directory.appendingPathComponent("store"))
@@ -202,12 +208,97 @@ for length in [200, 2_000] {
         var read: [Step] = []
         let retrieveAll = try measure(operations: length) { read = try store.retrieveAll(Step.self) }
         row("retrieveAll, chain of \(length), per model", retrieveAll, nil, target: "")
+        chainTotals[length] = retrieveAll * Double(length)
         // Parked again, each is an update of the server's version, found through its links.
         let parkAll = try measure(operations: length) {
             try store.parkAll(read.map { Step(id: $0.id, next: $0.next, visits: $0.visits + 1) })
         }
         row("parkAll again, chain of \(length), per model", parkAll, nil, target: "")
     }
+}
+
+// Models chained by references: the cost of the long chain against the short one's, in total.
+if let short = chainTotals[200], let long = chainTotals[2_000] {
+    say(
+        "\("retrieveAll, chain of 2,000 against 200, total".padding(toLength: 44, withPad: " ", startingAt: 0))"
+            + "    \(String(format: "%5.1f×", long / short))                         ≤ 12×")
+}
+
+// A query: 100 models out of 100,000, by a range of an indexed field, sorted by it. SQLite keeps
+// the same JSON with the field as a column and an index on it, and decodes the rows it returns
+// as RecordStore does.
+try withDirectory { directory in
+    let store = try RecordStore(directory: directory.appendingPathComponent("store"))
+    let sqlite = try SQLiteStore(path: directory.appendingPathComponent("sqlite.db").path)
+    for start in stride(from: 0, to: reopenCount, by: 1_000) {
+        let rows = try (start..<min(start + 1_000, reopenCount)).map { try row(record($0)) }
+        try store.save(encodedRecords: rows.map { (RecordKey(recordType: $0.type, recordName: $0.name), $0.json) })
+        try sqlite.saveScored(zip(start..., rows).map { (number, row) in (row.name, Note(number).score, row.json) })
+    }
+    // Scores are the note's number divided by 3: a range of 100 / 3 holds 100 notes.
+    let ranges = (0..<50).map { step in
+        let lower = Double((step * 1_931) % (reopenCount - 200)) / 3
+        return (lower, lower + 33.2)
+    }
+    func query(_ range: (Double, Double)) -> Query<Note> {
+        Query<Note>().filter(.score, .between(range.0, range.1)).sorted(by: .score).limit(100)
+    }
+    var checksum = 0
+    let firstQuery = DispatchTime.now().uptimeNanoseconds
+    checksum &+= try store.fetch(query(ranges[0])).count
+    let indexBuilt = Double(DispatchTime.now().uptimeNanoseconds - firstQuery)
+    let storeQuery = try measure(operations: ranges.count) {
+        for range in ranges { checksum &+= try store.fetch(query(range)).count }
+    }
+    let sqliteQuery = try measure(operations: ranges.count) {
+        for range in ranges {
+            checksum &+= try sqlite.scored(from: range.0, to: range.1, limit: 100).map {
+                try decoder.decode(Note.self, from: jsonDecoder.decode(Record.self, from: $0))
+            }.count
+        }
+    }
+    if checksum != (ranges.count * 2 * rounds + 1) * 100 { say("a query did not find 100 notes: \(checksum)") }
+    row("query: 100 of \(reopenCount) by an indexed range, sorted", storeQuery, sqliteQuery, target: "≤ 1.0×")
+    row("  the first query, which builds the index", indexBuilt, nil, target: "once per opening")
+}
+
+/// The delays the reader of changes measured, in nanoseconds.
+final class Delays: @unchecked Sendable {
+    private let lock = NSLock()
+    private var nanoseconds: [Double] = []
+
+    /// Adds a delay; how many there are now.
+    func add(_ delay: Duration) -> Int {
+        let (seconds, attoseconds) = delay.components
+        lock.lock()
+        defer { lock.unlock() }
+        nanoseconds.append(Double(seconds) * 1e9 + Double(attoseconds) / 1e9)
+        return nanoseconds.count
+    }
+
+    var median: Double {
+        lock.lock()
+        defer { lock.unlock() }
+        return nanoseconds.sorted()[nanoseconds.count / 2]
+    }
+}
+
+// Observation: the delay from a commit's durable write to its change reaching a reader.
+try withDirectory { directory in
+    let store = try RecordStore(directory: directory.appendingPathComponent("store"))
+    let commits = quick ? 50 : 300
+    let changes = store.changes(of: Note.self)
+    let delays = Delays()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        for await change in changes {
+            if delays.add(ContinuousClock.now - change.durableAt) == commits { break }
+        }
+        done.signal()
+    }
+    for number in 0..<commits { try store.save(record(number)) }
+    done.wait()
+    row("commit to its change delivered, median", delays.median, nil, target: "")
 }
 
 // Reopening a store of many records: the journal read and checked, the index built.
