@@ -137,7 +137,8 @@ public struct FieldCondition: Sendable, Hashable {
 
     /// The ranges of values, in the order, that hold every value that passes: what an index
     /// reads, before each value it finds is checked with ``matches(_:)``. Each range is a lower
-    /// bound (`nil`: from the first value) and an upper one (`nil`: to the last), both included.
+    /// bound (`nil`: from the first value) and an upper one (`nil`: to the last), both included;
+    /// the ranges are sorted and apart.
     var ranges: [(lower: RecordValue?, upper: RecordValue?)] {
         switch test {
         case .equals(let value): return [(value, value)]
@@ -146,8 +147,8 @@ public struct FieldCondition: Sendable, Hashable {
         case .between(let lower, let upper):
             return FieldOrder.compare(lower, upper) <= 0 ? [(lower, upper)] : []
         case .hasPrefix(let prefix):
-            // Strings that start with the prefix sort from it up to its last byte raised by one;
-            // with no byte to raise, every string after it.
+            // Strings that start with the prefix sort from it on, before any other string after
+            // it: the index finds where they end.
             return [(.string(prefix), nil)]
         case .isIn(let values):
             let sorted = values.sorted { FieldOrder.precedes($0, $1) }
@@ -157,13 +158,5 @@ public struct FieldCondition: Sendable, Hashable {
             }
             return unique.map { ($0, $0) }
         }
-    }
-
-    /// Whether, reading an index upward from a range's lower bound, `value` and every value
-    /// after it are past what passes: so a prefix's reading stops at the first string without it.
-    func isPastEnd(_ value: RecordValue) -> Bool {
-        guard case .hasPrefix(let prefix) = test else { return false }
-        guard case .string(let string) = value else { return true }
-        return FieldOrder.compareText(string, prefix) > 0 && !string.utf8.starts(with: prefix.utf8)
     }
 }

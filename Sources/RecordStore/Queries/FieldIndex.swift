@@ -60,27 +60,65 @@ struct FieldIndex {
         isSorted = true
     }
 
-    /// The records whose value passes `condition`, by value then key. Call ``sortIfNeeded()``
-    /// first.
-    func entries(passing condition: FieldCondition) -> [Entry] {
-        var found: [Entry] = []
-        for (lower, upper) in condition.ranges {
-            var at = lower.map(firstPosition(notBefore:)) ?? 0
-            while at < entries.count {
-                let entry = entries[at]
-                if let upper, FieldOrder.compare(entry.value, upper) > 0 { break }
-                if condition.isPastEnd(entry.value) { break }
-                if condition.matches(entry.value) { found.append(entry) }
-                at += 1
+    /// Hands `body` the records whose value passes `condition` — every record, those lacking the
+    /// field included, when it is `nil` — by value then key, until `body` returns false. Call
+    /// ``sortIfNeeded()`` first.
+    ///
+    /// - Parameter descending: Whether values come from the last one: records of one value still
+    ///   come by key, and those lacking the field last.
+    func visit(
+        passing condition: FieldCondition?, descending: Bool, _ body: (RecordValue?, RecordKey) throws -> Bool
+    ) rethrows {
+        var spans = condition.map { condition in condition.ranges.map { span(of: $0, for: condition) } }
+        if descending { spans?.reverse() }
+        let absent = condition == nil ? missing.sorted() : []
+        if !descending {
+            for key in absent { guard try body(nil, key) else { return } }
+        }
+        for span in spans ?? [0..<entries.count] {
+            var runs = [span]
+            if descending {
+                // Runs of one value, from the last: each one read forward, by key.
+                runs = []
+                var end = span.upperBound
+                while end > span.lowerBound {
+                    var start = end - 1
+                    while start > span.lowerBound,
+                        FieldOrder.compare(entries[start - 1].value, entries[end - 1].value) == 0
+                    {
+                        start -= 1
+                    }
+                    runs.append(start..<end)
+                    end = start
+                }
+            }
+            for run in runs {
+                for entry in entries[run] where condition?.matches(entry.value) ?? true {
+                    guard try body(entry.value, entry.key) else { return }
+                }
             }
         }
-        return found
+        if descending {
+            for key in absent { guard try body(nil, key) else { return } }
+        }
     }
 
-    /// Every record, by value then key, those lacking the field first (with `nil`). Call
-    /// ``sortIfNeeded()`` first.
-    func allEntries() -> [(value: RecordValue?, key: RecordKey)] {
-        missing.sorted().map { (nil, $0) } + entries.map { ($0.value, $0.key) }
+    /// Where the entries of one of `condition`'s ranges are: from the first not before its lower
+    /// bound to the last not after its upper one, or, for a prefix, the last string that has it.
+    private func span(of range: (lower: RecordValue?, upper: RecordValue?), for condition: FieldCondition) -> Range<Int>
+    {
+        let start = range.lower.map(firstPosition(notBefore:)) ?? 0
+        let end: Int
+        if let upper = range.upper {
+            end = firstPosition(after: { FieldOrder.compare($0.value, upper) <= 0 })
+        } else if case .hasPrefix(let prefix) = condition.test {
+            // The strings with a prefix follow it, before every other string after it.
+            let lower = RecordValue.string(prefix)
+            end = firstPosition(after: { FieldOrder.compare($0.value, lower) < 0 || condition.matches($0.value) })
+        } else {
+            end = entries.count
+        }
+        return start..<max(start, end)
     }
 
     /// Where `entry` is, or goes, among the sorted entries.

@@ -35,46 +35,47 @@ struct QueryPlan {
         let fieldIndexes = scansOnly ? [:] : try indexes.indexes(of: recordType, fields: indexedFields, engine: engine)
         var values = FieldValues(engine: engine, indexes: fieldIndexes)
         var remaining = conditions
-        let candidates: [(value: RecordValue?, key: RecordKey)]
-        let orderedBy: Field?
+        // The index whose range is read, and the field it orders the records by.
+        var source: (index: FieldIndex, condition: FieldCondition?, field: Field, name: String)?
         if let driver = drivingCondition(among: fieldIndexes), case .named(let name) = driver.field,
             let index = fieldIndexes[name]
         {
             remaining.remove(at: driver.position)
-            candidates = index.entries(passing: driver.condition).map { ($0.value, $0.key) }
-            orderedBy = driver.field
+            source = (index, driver.condition, driver.field, name)
         } else if remaining.isEmpty, sorts.count == 1, case .named(let name) = sorts[0].field,
             let index = fieldIndexes[name]
         {
-            candidates = index.allEntries()
-            orderedBy = sorts[0].field
-        } else {
-            candidates = engine.index.records { key, slot in key.recordType == recordType && slot.state.isVisible }
-                .map { (nil, $0.key) }.sorted { $0.key < $1.key }
-            orderedBy = nil
+            source = (index, nil, sorts[0].field, name)
         }
-        let access =
-            orderedBy.map { field -> Access in
-                if case .named(let name) = field { return .index(name) }
-                return .scan
-            } ?? .scan
-        let inZone = candidates.filter { zone == nil || $0.key.zone == zone }
+        let access = source.map { Access.index($0.name) } ?? .scan
         let passes = { (key: RecordKey) throws -> Bool in
-            try remaining.allSatisfy { try $0.condition.matches(values.value(of: $0.field, for: key)) }
+            guard zone == nil || key.zone == zone else { return false }
+            return try remaining.allSatisfy { try $0.condition.matches(values.value(of: $0.field, for: key)) }
         }
-        if let orderedBy, sorts.count == 1, sorts[0].field == orderedBy {
+        if let source, sorts.count == 1, sorts[0].field == source.field {
             // The index's order is the results' order: read up to the limit, no further.
-            let ordered = sorts[0].ascending ? inZone : Self.descendingKeepingKeyOrder(inZone)
             var found: [RecordKey] = []
-            for candidate in ordered {
-                guard try passes(candidate.key) else { continue }
-                found.append(candidate.key)
-                if let limit, found.count >= limit { break }
+            try source.index.visit(passing: source.condition, descending: !sorts[0].ascending) { _, key in
+                guard try passes(key) else { return true }
+                found.append(key)
+                return limit.map { found.count < $0 } ?? true
             }
             return (found, access)
         }
-        var found = try inZone.map(\.key).filter(passes)
-        if !sorts.isEmpty {
+        var candidates: [RecordKey] = []
+        if let source {
+            source.index.visit(passing: source.condition, descending: false) { _, key in
+                candidates.append(key)
+                return true
+            }
+        } else {
+            candidates = engine.index.records { key, slot in key.recordType == recordType && slot.state.isVisible }
+                .map(\.key)
+        }
+        var found = try candidates.filter(passes)
+        if sorts.isEmpty {
+            found.sort()
+        } else {
             let sortValues = try found.map { key in try sorts.map { try values.value(of: $0.field, for: key) } }
             let order = found.indices.sorted { first, second in
                 for (position, sort) in sorts.enumerated() {
@@ -84,8 +85,6 @@ struct QueryPlan {
                 return found[first] < found[second]
             }
             found = order.map { found[$0] }
-        } else if orderedBy != nil {
-            found.sort()
         }
         if let limit, found.count > limit { found.removeSubrange(limit...) }
         return (found, access)
@@ -108,22 +107,6 @@ struct QueryPlan {
         }
         guard let position = exact ?? indexed.first else { return nil }
         return (position, conditions[position].field, conditions[position].condition)
-    }
-
-    /// Entries sorted by value then key, sorted by value descending, then key ascending.
-    static func descendingKeepingKeyOrder(
-        _ entries: [(value: RecordValue?, key: RecordKey)]
-    ) -> [(value: RecordValue?, key: RecordKey)] {
-        var result: [(value: RecordValue?, key: RecordKey)] = []
-        result.reserveCapacity(entries.count)
-        var end = entries.count
-        while end > 0 {
-            var start = end - 1
-            while start > 0, FieldOrder.compare(entries[start - 1].value, entries[end - 1].value) == 0 { start -= 1 }
-            result += entries[start..<end]
-            end = start
-        }
-        return result
     }
 }
 
