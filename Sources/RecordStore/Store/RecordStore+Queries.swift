@@ -33,8 +33,11 @@ extension RecordStore {
         var commit = 0
         let models = try models(Model.self) { batch in
             commit = observers.commits
-            return try plan.keys(engine: batch.engine, indexes: indexes).keys.compactMap { key in
-                try batch.record(for: key).map { ($0, key.zone) }
+            // The batch stages nothing: the records are read from the journal, their local
+            // versions alone, neighbours in one read.
+            let keys = try plan.keys(engine: batch.engine, indexes: indexes).keys
+            return try zip(keys, batch.engine.visibleRecords(for: keys)).compactMap { key, record in
+                try record.map { (try $0.decoded(as: key), key.zone) }
             }
         }
         return (models, commit)
