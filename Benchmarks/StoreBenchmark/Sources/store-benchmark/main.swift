@@ -249,7 +249,7 @@ for length in [200, 2_000] where selected("chain") {
 // Models chained by references: the cost of the long chain against the short one's, in total.
 if let short = chainTotals[200], let long = chainTotals[2_000] {
     say(
-        "\("retrieveAll, chain of 2,000 against 200, total".padding(toLength: 44, withPad: " ", startingAt: 0))"
+        "\("retrieveAll, 2,000-chain against 200, total".padding(toLength: 44, withPad: " ", startingAt: 0))"
             + "    \(String(format: "%5.1f×", long / short))                         ≤ 12×")
 }
 
@@ -322,7 +322,8 @@ if selected("observation") {
         let changes = store.changes(of: Note.self)
         let delays = Delays()
         let done = DispatchSemaphore(value: 0)
-        Task {
+        // Detached: top-level code is the main actor's, which waits below.
+        Task.detached {
             for await change in changes {
                 if delays.add(ContinuousClock.now - change.durableAt) == commits { break }
             }
