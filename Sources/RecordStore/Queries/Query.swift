@@ -21,8 +21,8 @@ import RecordCodable
 /// ```
 ///
 /// A query on a field that is not listed works too, by reading every record of the type. The
-/// identifier key (the encoder's `identifierKey`, `id` by default) is the record's name, and is
-/// always indexed.
+/// identifier key (the encoder's `identifierKey`, `id` by default) is the record's name: a
+/// condition on it reads the records' keys, not the records.
 public protocol QueryableModel: Codable {
     /// The keys that name the model's fields: usually its `CodingKeys`.
     associatedtype QueryField: CodingKey
