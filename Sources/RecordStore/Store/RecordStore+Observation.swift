@@ -46,7 +46,8 @@ extension RecordStore {
     /// the latest results, not each step between — to see every commit, read
     /// ``changes(of:inZone:)``. Results are read and decoded on a task of their own, so the writer
     /// never waits for them. The stream ends when the store closes, and throws when a read fails;
-    /// cancelling the task that reads it ends its reading task and removes its observer.
+    /// cancelling the task that reads it ends its reading task and removes its observer. Its
+    /// reading task holds on to the store until then.
     public func observe<Model: QueryableModel & Sendable>(_ query: Query<Model>) -> AsyncThrowingStream<
         [Model], any Error
     > {
