@@ -206,6 +206,26 @@ struct QueryTests {
         }
     }
 
+    @Test("An encrypted store on disk answers queries, its records read in runs of neighbouring entries")
+    func encryptedStore() throws {
+        try withStoreDirectory { directory in
+            var options = RecordStore.Options()
+            options.cipher = ToyCipher(key: 7)
+            let store = try RecordStore(directory: directory, options: options)
+            // Records far apart in the journal and close together, some deleted between them.
+            try store.parkAll((0..<300).map { (number: Int) in Item(id: "far\(number)", name: "x", rank: number) })
+            try store.parkAll(items)
+            try store.write { batch in
+                for number in stride(from: 0, to: 300, by: 3) {
+                    try batch.delete(Item.self, identifier: "far\(number)")
+                }
+            }
+            let ranks = Query<Item>().filter(.rank, .between(2, 10)).sorted(by: .rank, ascending: false)
+            let found = try ids(ranks, in: store)
+            #expect(found == ["far10", "far8", "far7", "c", "far5", "far4", "g", "a", "d", "e", "far2"], "\(found)")
+        }
+    }
+
     @Test("Seeded random data: every query gives the same answers from the indexes as from a scan")
     func indexMatchesScan() throws {
         var random = SplitMix64(seed: 42)
