@@ -67,6 +67,7 @@ ORDER = {
         "Journal",  # frames, the append-only journal, its scan on opening
         "Engine",  # commit, compaction, the index, the entry format
         "Sync",  # the sync rules: what local edits and server answers do to a record's state
+        "Queries",  # queries, their secondary indexes, the streams of committed changes
         "Store",  # RecordStore's public API: reads, writes, batches, models, sync
         "SyncLoop",  # sync(with:): the loop that drives the sync cycle through a RecordSyncService
         "KeyValue",  # the typed key-value view over a store

@@ -38,7 +38,7 @@ extension RecordEncoder {
 extension RecordEncoder.KeyEncodingStrategy {
     /// The field name for `key`, whose name is `keyName`, after the strategy, checked against the
     /// record format: the one rule that names fields, for the encoder and for the schema alike.
-    func fieldName(for keyName: String, _ key: some CodingKey) throws -> String {
+    package func fieldName(for keyName: String, _ key: some CodingKey) throws -> String {
         let name: String
         switch self {
         case .useDefaultKeys:

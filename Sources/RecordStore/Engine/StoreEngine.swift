@@ -136,12 +136,50 @@ final class StoreEngine {
         }
     }
 
+    /// The local versions of the records of `keys`, in their order, `nil` where a record is absent
+    /// or deleted locally: as ``visibleRecord(for:)`` reads each, but with one read of the journal
+    /// for each run of entries that lie close together, as the records of one batch do.
+    func visibleRecords(for keys: [RecordKey]) throws -> [EncodedRecord?] {
+        var records = [EncodedRecord?](repeating: nil, count: keys.count)
+        let found = keys.indices.compactMap { place in
+            index[keys[place]].flatMap { $0.state.isVisible ? (place, $0.location) : nil }
+        }.sorted { $0.1.offset < $1.1.offset }
+        var start = 0
+        while start < found.count {
+            // A run: entries each within 4 KB of the last, up to 1 MB in all.
+            let first = found[start].1.offset
+            var end = start + 1
+            var runEnd = first + Int(found[start].1.count)
+            while end < found.count, found[end].1.offset <= runEnd + 4096,
+                found[end].1.offset + Int(found[end].1.count) - first <= 1 << 20
+            {
+                runEnd = max(runEnd, found[end].1.offset + Int(found[end].1.count))
+                end += 1
+            }
+            let bytes = try journal.read(EntryLocation(offset: first, count: UInt32(runEnd - first)))
+            for (place, location) in found[start..<end] {
+                let from = location.offset - first
+                records[place] = try open(bytes[from..<(from + Int(location.count))], at: location) {
+                    try JournalEntry.localRecord(in: $0)
+                }
+            }
+            start = end
+        }
+        return records
+    }
+
     /// What `body` reads from the entry at `location`, opened by the cipher; an entry that does
     /// not read is damage at its offset, and a cipher that fails is the cipher's failure.
     private func read<Result>(_ location: EntryLocation, _ body: (UnsafeRawBufferPointer) throws -> Result) throws
         -> Result
     {
-        let bytes = try journal.read(location)
+        try open(try journal.read(location)[...], at: location, body)
+    }
+
+    /// What `body` reads from `bytes`, the stored entry at `location`; see ``read(_:_:)``.
+    private func open<Result>(
+        _ bytes: ArraySlice<UInt8>, at location: EntryLocation, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) throws -> Result {
         let journalPath = path + "/" + Journal.fileName
         do {
             return try bytes.withUnsafeBytes { stored in

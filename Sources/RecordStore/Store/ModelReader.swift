@@ -27,7 +27,7 @@ struct ModelReader {
         let placesByZone = Dictionary(grouping: roots.indices) { roots[$0].zone }
         for (_, places) in placesByZone.sorted(by: { $0.key < $1.key }) {
             if let shared = try sharedLinkedRecords(of: places.map { roots[$0] }) {
-                for place in places { linked[place] = .shared(shared) }
+                for place in places { linked[place] = shared }
             } else {
                 for place in places {
                     linked[place] = .own(try linkedRecords(of: roots[place].record, zone: roots[place].zone))
@@ -48,10 +48,12 @@ struct ModelReader {
     /// record by name alone, so from a set shared with other models it might read another zone's
     /// record, or read one where the zone its link names has none. (Records gathered for one
     /// model alone have that limit too, but only where its own links reach one name in two
-    /// zones.)
-    private mutating func sharedLinkedRecords(of roots: [(record: Record, zone: String)]) throws -> LinkedRecordSet? {
+    /// zones.) When the roots link to no record, each has none of its own, and is decoded without
+    /// a graph of linked records.
+    private mutating func sharedLinkedRecords(of roots: [(record: Record, zone: String)]) throws -> LinkedRecords? {
         let walk = try records(reachedFrom: roots)
-        return walk.reachesANameInTwoZones ? nil : LinkedRecordSet(walk.records)
+        if walk.records.isEmpty { return .own([]) }
+        return walk.reachesANameInTwoZones ? nil : .shared(LinkedRecordSet(walk.records))
     }
 
     /// The records that `root`, a record of `zone`, links to, directly or through others.
@@ -101,12 +103,18 @@ struct ModelReader {
         _ type: Model.Type, from roots: [(record: Record, zone: String)], linkedRecords: [LinkedRecords],
         decoder: RecordDecoder
     ) throws -> [Model] {
-        try zip(roots, linkedRecords).map { root, linked in
-            switch try result(type, from: root, linkedRecords: linked, decoder: decoder) {
-            case .success(let model): return model
-            case .unreadable(let unreadable): throw unreadable.errorNamingTheRecord
+        // A loop rather than a map of results: the store's generic code is not specialised for
+        // the app's model, and each wrapped result would cost the model another copy.
+        var models: [Model] = []
+        models.reserveCapacity(roots.count)
+        for (root, linked) in zip(roots, linkedRecords) {
+            do {
+                models.append(try model(type, from: root.record, linkedRecords: linked, decoder: decoder))
+            } catch let error as DecodingError {
+                throw UnreadableModel(key: key(of: root), error: error).errorNamingTheRecord
             }
         }
+        return models
     }
 
     /// The model of each of `roots`, or the record that does not decode and why.
@@ -115,26 +123,33 @@ struct ModelReader {
         decoder: RecordDecoder
     ) throws -> [ModelResult<Model>] {
         try zip(roots, linkedRecords).map { root, linked in
-            try result(type, from: root, linkedRecords: linked, decoder: decoder)
+            do {
+                return .success(try model(type, from: root.record, linkedRecords: linked, decoder: decoder))
+            } catch let error as DecodingError {
+                return .unreadable(UnreadableModel(key: key(of: root), error: error))
+            }
         }
     }
 
-    /// The model of `root`, a record and its zone, or the record that does not decode and why.
-    private static func result<Model: Decodable>(
-        _ type: Model.Type, from root: (record: Record, zone: String), linkedRecords: LinkedRecords,
-        decoder: RecordDecoder
-    ) throws -> ModelResult<Model> {
-        do {
-            switch linkedRecords {
-            case .shared(let set):
-                return .success(try decoder.decode(type, from: root.record, linkedRecordsExceptItsOwn: set))
-            case .own(let records):
-                return .success(try decoder.decode(type, from: root.record, linkedRecords: records))
-            }
-        } catch let error as DecodingError {
-            let key = RecordKey(zone: root.zone, recordType: root.record.recordType, recordName: root.record.recordName)
-            return .unreadable(UnreadableModel(key: key, error: error))
+    /// The model of `record`, decoded with the records it links to.
+    private static func model<Model: Decodable>(
+        _ type: Model.Type, from record: Record, linkedRecords: LinkedRecords, decoder: RecordDecoder
+    ) throws -> Model {
+        switch linkedRecords {
+        case .shared(let set):
+            return try decoder.decode(type, from: record, linkedRecordsExceptItsOwn: set)
+        case .own(let records) where records.isEmpty:
+            // No linked record to look up: the decoder needs no graph, which costs a model a few
+            // hundred nanoseconds.
+            return try decoder.decode(type, from: record)
+        case .own(let records):
+            return try decoder.decode(type, from: record, linkedRecords: records)
         }
+    }
+
+    /// The key of `root`, a record and its zone.
+    private static func key(of root: (record: Record, zone: String)) -> RecordKey {
+        RecordKey(zone: root.zone, recordType: root.record.recordType, recordName: root.record.recordName)
     }
 
     /// The records that one model links to, as ``linkedRecords(ofAll:)`` gathered them.

@@ -128,7 +128,7 @@ extension RecordStore {
 
     /// The models of the records `select` picks, each a record and its zone; see
     /// ``snapshot(readingDeleted:of:)``.
-    private func models<Model: Decodable>(
+    func models<Model: Decodable>(
         _ type: Model.Type, readingDeleted: Bool = false, of select: (Batch) throws -> [(record: Record, zone: String)]
     ) throws -> [Model] {
         let (roots, linked) = try snapshot(readingDeleted: readingDeleted, of: select)

@@ -131,6 +131,11 @@ public final class RecordStore: @unchecked Sendable {
     /// Whether ``close()`` was called from inside a write's closure: the store closes once the
     /// write is over, so that the write never reaches a closed file.
     private var closesAfterWrite = false
+    /// The secondary indexes that queries build and commits keep up to date; touched only with
+    /// `lock` held.
+    let indexes = SecondaryIndexes()
+    /// The streams of changes that observers read.
+    let observers = ChangeObservers()
 
     /// Opens the store in `directory`, creating the directory and the store if needed.
     ///
@@ -169,6 +174,7 @@ public final class RecordStore: @unchecked Sendable {
     }
 
     deinit {
+        observers.finishAll()
         engine?.close()
         storeDirectory.unlock()
     }
@@ -187,6 +193,7 @@ public final class RecordStore: @unchecked Sendable {
             engine?.close()
             engine = nil
             storeDirectory.unlock()
+            observers.finishAll()
         }
     }
 
@@ -221,7 +228,9 @@ public final class RecordStore: @unchecked Sendable {
         }
         var batch = Batch(engine: engine, options: options)
         let result = try body(&batch)
+        let written = Self.keysWritten(by: batch.changes, in: engine)
         try engine.commit(batch.changes)
+        didCommit(written)
         return result
     }
 

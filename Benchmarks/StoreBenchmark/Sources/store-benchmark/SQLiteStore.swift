@@ -12,6 +12,7 @@ final class SQLiteStore {
     private var database: OpaquePointer?
     private var insert: OpaquePointer?
     private var select: OpaquePointer?
+    private var scoredSelect: OpaquePointer?
 
     init(path: String) throws {
         guard sqlite3_open(path, &database) == SQLITE_OK else { throw failure("open") }
@@ -31,6 +32,7 @@ final class SQLiteStore {
     deinit {
         sqlite3_finalize(insert)
         sqlite3_finalize(select)
+        sqlite3_finalize(scoredSelect)
         sqlite3_close(database)
     }
 
@@ -66,6 +68,56 @@ final class SQLiteStore {
             return nil
         default:
             throw failure("select")
+        }
+    }
+
+    /// Keeps `rows` in a table of their own with their `score` as a column and an index on it, as
+    /// an app that queries by score would: one transaction.
+    func saveScored(_ rows: [(name: String, score: Double, json: Data)]) throws {
+        try execute(
+            """
+            CREATE TABLE IF NOT EXISTS scored (name TEXT PRIMARY KEY, score REAL NOT NULL, json BLOB NOT NULL)
+                WITHOUT ROWID
+            """)
+        try execute("CREATE INDEX IF NOT EXISTS scored_by_score ON scored (score)")
+        let insert = try prepare("INSERT OR REPLACE INTO scored VALUES (?1, ?2, ?3)")
+        defer { sqlite3_finalize(insert) }
+        try execute("BEGIN")
+        for row in rows {
+            sqlite3_reset(insert)
+            sqlite3_bind_text(insert, 1, row.name, -1, transient)
+            sqlite3_bind_double(insert, 2, row.score)
+            let result = row.json.withUnsafeBytes { bytes in
+                sqlite3_bind_blob(insert, 3, bytes.baseAddress, Int32(bytes.count), transient)
+                return sqlite3_step(insert)
+            }
+            guard result == SQLITE_DONE else { throw failure("insert") }
+        }
+        try execute("COMMIT")
+    }
+
+    /// The JSON of the first `limit` rows of `scored` whose score is between `lower` and `upper`,
+    /// by score: read through the index.
+    func scored(from lower: Double, to upper: Double, limit: Int) throws -> [Data] {
+        if scoredSelect == nil {
+            scoredSelect = try prepare(
+                "SELECT json FROM scored WHERE score BETWEEN ?1 AND ?2 ORDER BY score, name LIMIT ?3")
+        }
+        sqlite3_reset(scoredSelect)
+        sqlite3_bind_double(scoredSelect, 1, lower)
+        sqlite3_bind_double(scoredSelect, 2, upper)
+        sqlite3_bind_int(scoredSelect, 3, Int32(limit))
+        var found: [Data] = []
+        while true {
+            switch sqlite3_step(scoredSelect) {
+            case SQLITE_ROW:
+                let blob = sqlite3_column_blob(scoredSelect, 0)
+                found.append(blob.map { Data(bytes: $0, count: Int(sqlite3_column_bytes(scoredSelect, 0))) } ?? Data())
+            case SQLITE_DONE:
+                return found
+            default:
+                throw failure("select")
+            }
         }
     }
 

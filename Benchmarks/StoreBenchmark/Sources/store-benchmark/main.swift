@@ -8,13 +8,22 @@ import RecordCodable
 //
 //     swift run -c release --package-path Benchmarks/StoreBenchmark store-benchmark
 //     swift run -c release --package-path Benchmarks/StoreBenchmark store-benchmark --quick
+//     swift run -c release --package-path Benchmarks/StoreBenchmark store-benchmark --only query
 
 let quick = CommandLine.arguments.contains("--quick")
+/// `--only NAME` runs one section: basic, chain, query, observation or reopen.
+let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
+    CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
+}
+
+func selected(_ section: String) -> Bool {
+    only == nil || only == section
+}
 let rounds = quick ? 3 : 15
 let reopenCount = quick ? 10_000 : 100_000
 
-/// A note, as the app keeps it: the benchmark's model.
-struct Note: Codable, Sendable {
+/// A note, as the app keeps it: the benchmark's model, queried by its score.
+struct Note: Codable, Sendable, QueryableModel {
     var id: String
     var title: String
     var body: String
@@ -27,6 +36,11 @@ struct Note: Codable, Sendable {
     var modified: Date
     var folder: String
     var wordCount: Int
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, body, author, tags, priority, pinned, score, created, modified, folder, wordCount
+    }
+    static let indexedFields: [CodingKeys] = [.score]
 
     init(_ number: Int) {
         id = "note-\(number)"
@@ -76,6 +90,23 @@ func measure(operations: Int, _ body: () throws -> Void) rethrows -> Double {
     return samples.sorted()[samples.count / 2]
 }
 
+/// The medians of `rounds` timings of `first` and `second`, each round timing one then the other,
+/// in nanoseconds per operation.
+func measureSideBySide(
+    operations: Int, _ first: () throws -> Void, _ second: () throws -> Void
+) rethrows -> (Double, Double) {
+    var samples: ([Double], [Double]) = ([], [])
+    for _ in 0..<rounds {
+        var start = DispatchTime.now().uptimeNanoseconds
+        try first()
+        samples.0.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(operations))
+        start = DispatchTime.now().uptimeNanoseconds
+        try second()
+        samples.1.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(operations))
+    }
+    return (samples.0.sorted()[rounds / 2], samples.1.sorted()[rounds / 2])
+}
+
 func withDirectory<Result>(_ body: (URL) throws -> Result) throws -> Result {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-benchmark-\(UUID())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -98,82 +129,85 @@ func row(_ name: String, _ store: Double, _ sqlite: Double?, target: String) {
 say("RecordStore beside SQLite (WAL, synchronous FULL)\(quick ? ", quick run" : ""): median of \(rounds) rounds")
 say("\("".padding(toLength: 44, withPad: " ", startingAt: 0))   RecordStore       SQLite   ratio  target")
 
-try withDirectory { directory in
-    let store = try RecordStore(directory: directory.appendingPathComponent("store"))
-    let sqlite = try SQLiteStore(path: directory.appendingPathComponent("sqlite.db").path)
-    let records = try (0..<2_000).map(record)
-    let rows = try records.map(row)
+if selected("basic") {
+    try withDirectory { directory in
+        let store = try RecordStore(directory: directory.appendingPathComponent("store"))
+        let sqlite = try SQLiteStore(path: directory.appendingPathComponent("sqlite.db").path)
+        let records = try (0..<2_000).map(record)
+        let rows = try records.map(row)
 
-    // The storage alone: both stores are given the records' JSON, encoded once beforehand.
-    let encoded = rows.map { (key: RecordKey(recordType: $0.type, recordName: $0.name), json: $0.json) }
-    var next = 0
-    let single = quick ? 20 : 100
-    let storeSingle = try measure(operations: single) {
-        for _ in 0..<single {
-            try store.save(encodedRecords: [encoded[next % encoded.count]])
-            next += 1
+        // The storage alone: both stores are given the records' JSON, encoded once beforehand.
+        let encoded = rows.map { (key: RecordKey(recordType: $0.type, recordName: $0.name), json: $0.json) }
+        var next = 0
+        let single = quick ? 20 : 100
+        let storeSingle = try measure(operations: single) {
+            for _ in 0..<single {
+                try store.save(encodedRecords: [encoded[next % encoded.count]])
+                next += 1
+            }
         }
-    }
-    let sqliteSingle = try measure(operations: single) {
-        for _ in 0..<single {
-            try sqlite.save([rows[next % rows.count]])
-            next += 1
+        let sqliteSingle = try measure(operations: single) {
+            for _ in 0..<single {
+                try sqlite.save([rows[next % rows.count]])
+                next += 1
+            }
         }
-    }
-    row("durable commit of one record", storeSingle, sqliteSingle, target: "≤ 1.0×")
+        row("durable commit of one record", storeSingle, sqliteSingle, target: "≤ 1.0×")
 
-    let batch = Array(records.prefix(1_000))
-    let batchRows = Array(rows.prefix(1_000))
-    let batchEncoded = Array(encoded.prefix(1_000))
-    let storeBatch = try measure(operations: batch.count) { try store.save(encodedRecords: batchEncoded) }
-    let sqliteBatch = try measure(operations: batch.count) { try sqlite.save(batchRows) }
-    row("batch of 1,000 records, per record", storeBatch, sqliteBatch, target: "≤ 0.8×")
+        let batch = Array(records.prefix(1_000))
+        let batchRows = Array(rows.prefix(1_000))
+        let batchEncoded = Array(encoded.prefix(1_000))
+        let storeBatch = try measure(operations: batch.count) { try store.save(encodedRecords: batchEncoded) }
+        let sqliteBatch = try measure(operations: batch.count) { try sqlite.save(batchRows) }
+        row("batch of 1,000 records, per record", storeBatch, sqliteBatch, target: "≤ 0.8×")
 
-    // What an app pays: records in, their JSON encoded by each store's caller, then stored.
-    let storeRecords = try measure(operations: batch.count) { try store.save(contentsOf: batch) }
-    let sqliteRecords = try measure(operations: batch.count) { try sqlite.save(batch.map(row)) }
-    row("batch of 1,000 Records (JSON encoding too)", storeRecords, sqliteRecords, target: "")
+        // What an app pays: records in, their JSON encoded by each store's caller, then stored.
+        let storeRecords = try measure(operations: batch.count) { try store.save(contentsOf: batch) }
+        let sqliteRecords = try measure(operations: batch.count) { try sqlite.save(batch.map(row)) }
+        row("batch of 1,000 Records (JSON encoding too)", storeRecords, sqliteRecords, target: "")
 
-    // A point read: the record's stored bytes by key.
-    let keys = records.map { RecordKey(recordType: $0.recordType, recordName: $0.recordName) }
-    let reads = 10_000
-    var checksum = 0
-    let storeRead = try measure(operations: reads) {
-        for index in 0..<reads {
-            checksum &+= try store.recordJSON(for: keys[(index &* 7919) % keys.count])?.count ?? 0
+        // A point read: the record's stored bytes by key.
+        let keys = records.map { RecordKey(recordType: $0.recordType, recordName: $0.recordName) }
+        let reads = 10_000
+        var checksum = 0
+        let storeRead = try measure(operations: reads) {
+            for index in 0..<reads {
+                checksum &+= try store.recordJSON(for: keys[(index &* 7919) % keys.count])?.count ?? 0
+            }
         }
-    }
-    let sqliteRead = try measure(operations: reads) {
-        for index in 0..<reads {
-            let key = keys[(index &* 7919) % keys.count]
-            checksum &+= try sqlite.json(zone: key.zone, type: key.recordType, name: key.recordName)?.count ?? 0
+        let sqliteRead = try measure(operations: reads) {
+            for index in 0..<reads {
+                let key = keys[(index &* 7919) % keys.count]
+                checksum &+= try sqlite.json(zone: key.zone, type: key.recordType, name: key.recordName)?.count ?? 0
+            }
         }
-    }
-    row("point read of a record's bytes", storeRead, sqliteRead, target: "≤ 0.3×")
+        row("point read of a record's bytes", storeRead, sqliteRead, target: "≤ 0.3×")
 
-    // Retrieving a model, against decoding it from bytes in memory.
-    let models = 2_000
-    let json = rows[0].json
-    let decode = try measure(operations: models) {
-        for _ in 0..<models {
-            checksum &+= try decoder.decode(Note.self, from: jsonDecoder.decode(Record.self, from: json)).wordCount
+        // Retrieving a model, against decoding it from bytes in memory.
+        let models = 2_000
+        let json = rows[0].json
+        let decode = try measure(operations: models) {
+            for _ in 0..<models {
+                checksum &+= try decoder.decode(Note.self, from: jsonDecoder.decode(Record.self, from: json)).wordCount
+            }
         }
-    }
-    let storeRetrieve = try measure(operations: models) {
-        for index in 0..<models {
-            checksum &+= try store.retrieve(Note.self, identifier: "note-\(index % batch.count)")?.wordCount ?? 0
+        let storeRetrieve = try measure(operations: models) {
+            for index in 0..<models {
+                checksum &+= try store.retrieve(Note.self, identifier: "note-\(index % batch.count)")?.wordCount ?? 0
+            }
         }
-    }
-    let sqliteRetrieve = try measure(operations: models) {
-        for index in 0..<models {
-            let data = try sqlite.json(zone: RecordStore.defaultZone, type: "Note", name: "note-\(index % batch.count)")
-            checksum &+= try decoder.decode(Note.self, from: jsonDecoder.decode(Record.self, from: data ?? Data()))
-                .wordCount
+        let sqliteRetrieve = try measure(operations: models) {
+            for index in 0..<models {
+                let data = try sqlite.json(
+                    zone: RecordStore.defaultZone, type: "Note", name: "note-\(index % batch.count)")
+                checksum &+= try decoder.decode(Note.self, from: jsonDecoder.decode(Record.self, from: data ?? Data()))
+                    .wordCount
+            }
         }
+        row("retrieve a model", storeRetrieve, sqliteRetrieve, target: "")
+        row("  decode the same model from its bytes", decode, nil, target: "retrieve ≈ decode")
+        if checksum == 42 { say("") }
     }
-    row("retrieve a model", storeRetrieve, sqliteRetrieve, target: "")
-    row("  decode the same model from its bytes", decode, nil, target: "retrieve ≈ decode")
-    if checksum == 42 { say("") }
 }
 
 // Models chained by references, each naming the next, as the server sent them: the store follows
@@ -185,7 +219,8 @@ struct Step: Codable, Sendable {
     var visits: Int
 }
 
-for length in [200, 2_000] {
+var chainTotals: [Int: Double] = [:]
+for length in [200, 2_000] where selected("chain") {
     try withDirectory { directory in
         let store = try RecordStore(directory: directory.appendingPathComponent("store"))
         let steps = (0..<length).map {
@@ -202,6 +237,7 @@ for length in [200, 2_000] {
         var read: [Step] = []
         let retrieveAll = try measure(operations: length) { read = try store.retrieveAll(Step.self) }
         row("retrieveAll, chain of \(length), per model", retrieveAll, nil, target: "")
+        chainTotals[length] = retrieveAll * Double(length)
         // Parked again, each is an update of the server's version, found through its links.
         let parkAll = try measure(operations: length) {
             try store.parkAll(read.map { Step(id: $0.id, next: $0.next, visits: $0.visits + 1) })
@@ -210,18 +246,109 @@ for length in [200, 2_000] {
     }
 }
 
-// Reopening a store of many records: the journal read and checked, the index built.
-try withDirectory { directory in
-    let url = directory.appendingPathComponent("store")
-    do {
-        let store = try RecordStore(directory: url)
+// Models chained by references: the cost of the long chain against the short one's, in total.
+if let short = chainTotals[200], let long = chainTotals[2_000] {
+    say(
+        "\("retrieveAll, 2,000-chain against 200, total".padding(toLength: 44, withPad: " ", startingAt: 0))"
+            + "    \(String(format: "%5.1f×", long / short))                         ≤ 12×")
+}
+
+// A query: 100 models out of 100,000, by a range of an indexed field, sorted by it. SQLite keeps
+// the same JSON with the field as a column and an index on it, and decodes the rows it returns
+// as RecordStore does.
+if selected("query") {
+    try withDirectory { directory in
+        let store = try RecordStore(directory: directory.appendingPathComponent("store"))
+        let sqlite = try SQLiteStore(path: directory.appendingPathComponent("sqlite.db").path)
         for start in stride(from: 0, to: reopenCount, by: 1_000) {
-            try store.save(contentsOf: (start..<min(start + 1_000, reopenCount)).map(record))
+            let rows = try (start..<min(start + 1_000, reopenCount)).map { try row(record($0)) }
+            try store.save(encodedRecords: rows.map { (RecordKey(recordType: $0.type, recordName: $0.name), $0.json) })
+            try sqlite.saveScored(zip(start..., rows).map { (number, row) in (row.name, Note(number).score, row.json) })
         }
+        // Scores are the note's number divided by 3: a range of 100 / 3 holds 100 notes.
+        let ranges = (0..<50).map { step in
+            let lower = Double((step * 1_931) % (reopenCount - 200)) / 3
+            return (lower, lower + 33.2)
+        }
+        func query(_ range: (Double, Double)) -> Query<Note> {
+            Query<Note>().filter(.score, .between(range.0, range.1)).sorted(by: .score).limit(100)
+        }
+        var checksum = 0
+        let firstQuery = DispatchTime.now().uptimeNanoseconds
+        checksum &+= try store.fetch(query(ranges[0])).count
+        let indexBuilt = Double(DispatchTime.now().uptimeNanoseconds - firstQuery)
+        // Round by round, one store then the other, so that both see the machine's same moments.
+        let (storeQuery, sqliteQuery) = try measureSideBySide(operations: ranges.count) {
+            for range in ranges { checksum &+= try store.fetch(query(range)).count }
+        } _: {
+            for range in ranges {
+                checksum &+= try sqlite.scored(from: range.0, to: range.1, limit: 100).map {
+                    try decoder.decode(Note.self, from: jsonDecoder.decode(Record.self, from: $0))
+                }.count
+            }
+        }
+        if checksum != (ranges.count * 2 * rounds + 1) * 100 { say("a query did not find 100 notes: \(checksum)") }
+        row("query: 100 of \(reopenCount), indexed range, sorted", storeQuery, sqliteQuery, target: "≤ 1.0×")
+        row("  the first query, which builds the index", indexBuilt, nil, target: "once per opening")
     }
-    let reopen = try measure(operations: 1) {
-        let store = try RecordStore(directory: url)
-        if try store.count != reopenCount { say("reopened \(try store.count) records, not \(reopenCount)") }
+}
+
+/// The delays the reader of changes measured, in nanoseconds.
+final class Delays: @unchecked Sendable {
+    private let lock = NSLock()
+    private var nanoseconds: [Double] = []
+
+    /// Adds a delay; how many there are now.
+    func add(_ delay: Duration) -> Int {
+        let (seconds, attoseconds) = delay.components
+        lock.lock()
+        defer { lock.unlock() }
+        nanoseconds.append(Double(seconds) * 1e9 + Double(attoseconds) / 1e9)
+        return nanoseconds.count
     }
-    row("reopen a store of \(reopenCount) records", reopen, nil, target: "≤ 150 ms for 100,000")
+
+    var median: Double {
+        lock.lock()
+        defer { lock.unlock() }
+        return nanoseconds.sorted()[nanoseconds.count / 2]
+    }
+}
+
+// Observation: the delay from a commit's durable write to its change reaching a reader.
+if selected("observation") {
+    try withDirectory { directory in
+        let store = try RecordStore(directory: directory.appendingPathComponent("store"))
+        let commits = quick ? 50 : 300
+        let changes = store.changes(of: Note.self)
+        let delays = Delays()
+        let done = DispatchSemaphore(value: 0)
+        // Detached: top-level code is the main actor's, which waits below.
+        Task.detached {
+            for await change in changes {
+                if delays.add(ContinuousClock.now - change.durableAt) == commits { break }
+            }
+            done.signal()
+        }
+        for number in 0..<commits { try store.save(record(number)) }
+        done.wait()
+        row("commit to its change delivered, median", delays.median, nil, target: "")
+    }
+}
+
+// Reopening a store of many records: the journal read and checked, the index built.
+if selected("reopen") {
+    try withDirectory { directory in
+        let url = directory.appendingPathComponent("store")
+        do {
+            let store = try RecordStore(directory: url)
+            for start in stride(from: 0, to: reopenCount, by: 1_000) {
+                try store.save(contentsOf: (start..<min(start + 1_000, reopenCount)).map(record))
+            }
+        }
+        let reopen = try measure(operations: 1) {
+            let store = try RecordStore(directory: url)
+            if try store.count != reopenCount { say("reopened \(try store.count) records, not \(reopenCount)") }
+        }
+        row("reopen a store of \(reopenCount) records", reopen, nil, target: "≤ 150 ms for 100,000")
+    }
 }

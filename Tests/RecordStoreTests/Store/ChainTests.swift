@@ -1,0 +1,80 @@
+import Foundation
+import RecordCodable
+import Testing
+
+@testable import RecordStoreKit
+
+@Suite("Chains of models")
+struct ChainTests {
+    /// A step that names the next by a plain reference, as a page from the server holds them.
+    struct Step: Codable, Hashable {
+        var id: String
+        var next: RecordReference?
+        var visits: Int
+    }
+
+    /// A stop whose next stop is a linked model, decoded with it.
+    final class Stop: Codable, LinkedRecord {
+        var id: String
+        var next: Stop?
+
+        init(id: String, next: Stop?) {
+            self.id = id
+            self.next = next
+        }
+
+        /// The identifiers from this stop to the end of its line.
+        var line: [String] {
+            var ids: [String] = []
+            var stop: Stop? = self
+            while let current = stop, ids.count <= 100 {
+                ids.append(current.id)
+                stop = current.next
+            }
+            return ids
+        }
+    }
+
+    @Test("A chain of 2,000 records fetched from the server reads whole: each model, its reference to the next")
+    func longChain() throws {
+        let store = try RecordStore.inMemory()
+        let steps = (0..<2_000).map {
+            Step(id: "s\($0)", next: $0 < 1_999 ? RecordReference(recordName: "s\($0 + 1)") : nil, visits: $0)
+        }
+        try store.applyFetched(
+            try steps.map { step in
+                var record = try RecordEncoder().encode(step)
+                record.metadata = RecordMetadata(changeTag: "t1")
+                return .success(record)
+            })
+        let read = try store.retrieveAll(Step.self)
+        #expect(read.count == 2_000)
+        #expect(Set(read) == Set(steps))
+        #expect(try store.retrieveAll(Step.self, status: .synced).count == 2_000)
+        // Parked again, each an update of the server's version, and read again.
+        try store.parkAll(read.map { Step(id: $0.id, next: $0.next, visits: $0.visits + 1) })
+        let again = try store.retrieveAll(Step.self)
+        #expect(again.map(\.visits).sorted() == (1...2_000).map { $0 })
+        #expect(Dictionary(uniqueKeysWithValues: again.map { ($0.id, $0.next?.recordName) })["s41"] == "s42")
+    }
+
+    @Test("Linked models in a chain: each model holds the rest of the chain, as stored when read")
+    func linkedChain() throws {
+        let store = try RecordStore.inMemory()
+        var last: Stop?
+        for number in (0..<20).reversed() { last = Stop(id: "p\(number)", next: last) }
+        let first = try #require(last)
+        try store.park(first)
+        let stops = try store.retrieveAll(Stop.self)
+        #expect(stops.map(\.id) == (0..<20).map { "p\($0)" }.sorted())
+        for stop in stops {
+            let number = try #require(Int(stop.id.dropFirst()))
+            #expect(stop.line == (number..<20).map { "p\($0)" })
+        }
+        // The chain cut at p10: every chain that reached past it ends there, the rest are as they were.
+        try store.park(Stop(id: "p10", next: nil))
+        let cut = try store.retrieveAll(Stop.self)
+        #expect(cut.first { $0.id == "p0" }?.line == (0...10).map { "p\($0)" })
+        #expect(cut.first { $0.id == "p15" }?.line == (15..<20).map { "p\($0)" })
+    }
+}
