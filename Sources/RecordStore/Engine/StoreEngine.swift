@@ -9,8 +9,9 @@ import RecordCodable
 ///
 /// Not thread-safe: the store calls it with its lock held.
 final class StoreEngine {
-    private let journal: Journal
+    let journal: Journal
     private(set) var index = StoreIndex()
+    let directory: any StoreDirectory
     private let cipher: (any RecordStoreCipher)?
     /// The store's directory, for messages.
     let path: String
@@ -34,12 +35,18 @@ final class StoreEngine {
     /// failed: a quarter more than when it failed. A full disk would otherwise have every commit
     /// copy the live entries only to fail again.
     private var nextCompactionAttempt = 0
+    /// When checkpoints are written, and where the last one ends (see `StoreEngine+Checkpoint`).
+    var checkpoints: CheckpointSchedule
+    /// How opening built the index: from a checkpoint and the frames after it, or from every frame.
+    let opening: Opening
 
-    init(directory: any StoreDirectory, cipher: (any RecordStoreCipher)?, recover: Bool, compactionThreshold: Int)
-        throws
-    {
+    init(
+        directory: any StoreDirectory, cipher: (any RecordStoreCipher)?, recover: Bool, compactionThreshold: Int,
+        checkpoints: CheckpointSchedule = CheckpointSchedule()
+    ) throws {
         self.cipher = cipher
         self.compactionThreshold = compactionThreshold
+        self.directory = directory
         path = directory.path
         let journalPath = directory.path + "/" + Journal.fileName
         let journal = try Journal(directory: directory, newHeader: try StoreHeader.bytes(cipher: cipher))
@@ -48,7 +55,10 @@ final class StoreEngine {
             // The header holds the cipher's check value: it is checked before any entry is
             // opened, so that a wrong cipher is reported as that, and not as damage.
             try StoreHeader.verify(journal.header, cipher: cipher, path: journalPath)
-            var reserved = false
+            let checkpoint = Self.openCheckpoint(in: directory, for: journal)
+            if case .success(let found) = checkpoint { index = StoreIndex(checkpoint: found) }
+            // With a checkpoint, the index is not filled entry by entry: nothing to reserve.
+            var reserved = index.checkpoint != nil
             var seen = (entries: 0, bytes: 0)
             openReport = try journal.readFrames(recover: recover) { entries in
                 if !reserved, let first = entries.first, let last = entries.last {
@@ -72,12 +82,19 @@ final class StoreEngine {
                     index.apply(summary, at: entry.location)
                 }
             }
+            opening = Opening(
+                checkpoint: checkpoint, replayedBytes: journal.end - journal.firstFrameRead)
         } catch {
             journal.close()
             throw error
         }
         self.journal = journal
         self.index = index
+        // Without a checkpoint, closing writes one; the interval counts from here.
+        self.checkpoints = checkpoints
+        self.checkpoints.salt = journal.salt
+        self.checkpoints.end = index.checkpoint?.coveredEnd ?? journal.end
+        self.checkpoints.isWritten = index.checkpoint != nil
         if !openReport.skipped.isEmpty {
             // Frames were skipped: rewrite the journal without them, so that the next opening
             // finds it whole.
@@ -209,6 +226,7 @@ final class StoreEngine {
                 nextCompactionAttempt = journal.end + journal.end / 4
             }
         }
+        checkpointIfDue()
     }
 
     /// Adds an entry that `write` writes to the frame, sealed when the store has a cipher.
@@ -243,14 +261,17 @@ final class StoreEngine {
         for (entry, location) in zip(live, moved) {
             index.move(entry.owner, to: location)
         }
+        index.forgetCheckpoint()
         compactionFailure = nil
         nextCompactionAttempt = 0
+        checkpointAfterCompaction()
     }
 
     /// The journal's size in bytes.
     var journalSize: Int { journal.end }
 
     func close() {
+        checkpointOnClose()
         journal.close()
     }
 }

@@ -34,9 +34,15 @@ final class Journal {
 
     private let directory: any StoreDirectory
     private var file: any StoreFile
-    private var salt: UInt64
+    /// The salt of the frames' checksums, new with each file: what tells the journal from a
+    /// rewrite of it.
+    private(set) var salt: UInt64
     /// The end of the last committed frame: where the next frame goes.
     private(set) var end: Int
+    /// Where the last committed frame starts: the header's frame in a journal without commits.
+    private(set) var lastFrameStart = Frame.fileHeaderSize
+    /// Where ``readFrames(recover:frame:)`` started: after the header, or where a checkpoint ends.
+    private(set) var firstFrameRead = 0
     /// The end of the file: from ``end`` on, zeros written ahead of the frames, so that a
     /// commit overwrites blocks the file already has, and its flush writes data alone — no
     /// change of the file's size, no file-system journal commit. It saves about a third of a
@@ -105,14 +111,42 @@ final class Journal {
     func readFrames(recover: Bool, frame: ([OpenedEntry]) throws -> Void) throws -> OpenReport {
         guard var scan = unread else { return OpenReport() }
         unread = nil
+        firstFrameRead = scan.end
         let report = try scan.readFrames(recover: recover, frame: frame)
         end = scan.end
+        lastFrameStart = scan.lastFrameStart
         if report.cutTail != nil {
             try file.truncate(to: end)
             try file.synchronize()
             allocatedEnd = end
         }
         return report
+    }
+
+    /// Starts ``readFrames(recover:frame:)`` at `offset`, the end of a frame that an index
+    /// checkpoint covers, instead of after the header. Returns whether the journal reaches it:
+    /// when it does not, nothing changes.
+    func skipFrames(to offset: Int, lastFrameStart: Int) -> Bool {
+        unread?.skip(to: offset, lastFrameStart: lastFrameStart) ?? false
+    }
+
+    /// The header of the frame at `start`: its payload's length and checksum, when a whole
+    /// frame is there, its checksum matching its bytes; `nil` when not.
+    func frame(at start: Int) throws -> (payloadCount: Int, checksum: UInt32)? {
+        let size = try file.size()
+        guard start >= Frame.fileHeaderSize, start <= size - Frame.headerSize else { return nil }
+        let header = try file.read(count: Frame.headerSize, at: start)
+        guard header.prefix(4).elementsEqual(Frame.magic) else { return nil }
+        let (count, checksum) = header.withUnsafeBytes {
+            (
+                Int($0.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian),
+                $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian
+            )
+        }
+        guard count <= size - start - Frame.headerSize else { return nil }
+        let payload = try file.read(count: count, at: start + Frame.headerSize)
+        guard payload.withUnsafeBytes({ Frame.checksum(salt: salt, payload: $0) }) == checksum else { return nil }
+        return (count, checksum)
     }
 
     /// Appends a frame and returns once it is durable, with the offset where it starts.
@@ -150,6 +184,7 @@ final class Journal {
             throw error
         }
         end = frameEnd
+        lastFrameStart = start
         return start
     }
 
@@ -213,6 +248,7 @@ final class Journal {
         file = created.file
         salt = created.salt
         end = created.end
+        lastFrameStart = created.lastFrameStart
         allocatedEnd = created.end
         // The new journal is in place; if its rename cannot be made durable now, the next commit
         // tries again before it writes.
@@ -228,7 +264,7 @@ final class Journal {
     /// store's header, and the entries at `entries` of `source`.
     private static func write(
         header: [UInt8], entries: [EntryLocation], from source: (any StoreFile)?, in directory: any StoreDirectory
-    ) throws -> (file: any StoreFile, salt: UInt64, end: Int, locations: [EntryLocation]) {
+    ) throws -> (file: any StoreFile, salt: UInt64, end: Int, lastFrameStart: Int, locations: [EntryLocation]) {
         let file = try directory.createFile(named: compactingFileName)
         do {
             let salt = UInt64.random(in: 1...UInt64.max)
@@ -240,6 +276,7 @@ final class Journal {
             start.append(contentsOf: headerFrame.finish(salt: salt))
             try file.write(start.bytes, at: 0)
             var end = start.count
+            var lastFrameStart = Frame.fileHeaderSize
 
             var locations = entries
             if let source, !entries.isEmpty {
@@ -252,6 +289,7 @@ final class Journal {
                     for (index, relative) in placed {
                         locations[index].offset = end + relative
                     }
+                    lastFrameStart = end
                     end += bytes.count
                     frame = FrameBuilder(capacity: rewriteFrameSize)
                     placed.removeAll(keepingCapacity: true)
@@ -272,7 +310,7 @@ final class Journal {
                 if frame.entryCount > 0 { try flush() }
             }
             try file.synchronize()
-            return (file, salt, end, locations)
+            return (file, salt, end, lastFrameStart, locations)
         } catch {
             file.close()
             try? directory.removeFile(named: compactingFileName)

@@ -100,6 +100,12 @@ public final class RecordStore: @unchecked Sendable {
         /// Failures to inject into writes, for tests.
         package var faults: StoreFaults?
 
+        /// The journal's size under which the store writes no index checkpoint, for tests.
+        package var checkpointThreshold = CheckpointSchedule.defaultThreshold
+
+        /// The journal's growth after which a commit writes an index checkpoint, for tests.
+        package var checkpointInterval = CheckpointSchedule.defaultInterval
+
         /// The default options: no cipher, the default coders.
         public init() {}
     }
@@ -121,6 +127,9 @@ public final class RecordStore: @unchecked Sendable {
 
     /// What opening the store found: a commit cut short, damaged frames skipped.
     public let openReport: OpenReport
+
+    /// How opening built the store's index: from its checkpoint, or from the whole journal.
+    public let checkpointReport: CheckpointReport
 
     private let lock = NSRecursiveLock()
     /// The engine; `nil` once closed. Only touched with `lock` held.
@@ -158,10 +167,13 @@ public final class RecordStore: @unchecked Sendable {
         do {
             let engine = try StoreEngine(
                 directory: storeDirectory, cipher: options.cipher, recover: options.recoversDamagedFrames,
-                compactionThreshold: options.compactionThreshold)
+                compactionThreshold: options.compactionThreshold,
+                checkpoints: CheckpointSchedule(
+                    threshold: options.checkpointThreshold, interval: options.checkpointInterval))
             self.engine = engine
             openReport = OpenReport(
                 discardedTail: engine.openReport.cutTail, skippedFrames: engine.openReport.skipped)
+            checkpointReport = CheckpointReport(engine.opening)
         } catch {
             storeDirectory.unlock()
             throw error

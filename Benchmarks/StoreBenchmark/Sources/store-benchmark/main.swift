@@ -210,18 +210,103 @@ for length in [200, 2_000] {
     }
 }
 
-// Reopening a store of many records: the journal read and checked, the index built.
-try withDirectory { directory in
-    let url = directory.appendingPathComponent("store")
-    do {
-        let store = try RecordStore(directory: url)
-        for start in stride(from: 0, to: reopenCount, by: 1_000) {
-            try store.save(contentsOf: (start..<min(start + 1_000, reopenCount)).map(record))
+// Reopening a store of many small records: its index checkpoint read and checked, the journal
+// after it replayed; beside it, the same store opened with its checkpoint removed (the journal
+// read whole, as before checkpoints), and SQLite opening the same rows. Then the memory each
+// keeps for the open store: the growth of the process's resident memory from before opening to
+// after a thousand point reads.
+func smallRecord(_ number: Int) -> (key: RecordKey, json: Data) {
+    let name = "n\(number)"
+    let json = Data(
+        #"{"recordName":"\#(name)","recordType":"Note","fields":{"title":{"value":"Note \#(number)"}}}"#.utf8)
+    return (RecordKey(recordType: "Note", recordName: name), json)
+}
+
+/// The process's resident memory in bytes, from /proc/self/statm; `nil` where there is none.
+func residentBytes() -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+func megabytes(_ bytes: Int?) -> String {
+    bytes.map { String(format: "%.1f MB", Double($0) / 1_048_576) } ?? "n/a"
+}
+
+/// The median time of `rounds` runs of `open`, not counting what closing costs after it.
+func medianOpening(rounds: Int, _ open: () throws -> AnyObject) rethrows -> Double {
+    var samples: [Double] = []
+    for _ in 0..<rounds {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let opened = try open()
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start))
+        withExtendedLifetime(opened) {}
+    }
+    return samples.sorted()[samples.count / 2]
+}
+
+for count in quick ? [10_000, 100_000] : [100_000, 1_000_000] {
+    try withDirectory { directory in
+        let url = directory.appendingPathComponent("store")
+        let sqlitePath = directory.appendingPathComponent("sqlite.db").path
+        do {
+            let store = try RecordStore(directory: url)
+            let sqlite = try SQLiteStore(path: sqlitePath)
+            for start in stride(from: 0, to: count, by: 10_000) {
+                let records = (start..<min(start + 10_000, count)).map(smallRecord)
+                try store.save(encodedRecords: records)
+                try sqlite.save(
+                    records.map { (RecordStore.defaultZone, $0.key.recordType, $0.key.recordName, $0.json) })
+            }
         }
-    }
-    let reopen = try measure(operations: 1) {
+        var checksum = 0
+        func readSome(_ store: RecordStore) throws {
+            for index in 0..<1_000 {
+                checksum &+= try store.recordJSON(for: smallRecord((index &* 7919) % count).key)?.count ?? 0
+            }
+        }
+        let fromCheckpoint = try medianOpening(rounds: rounds) {
+            let store = try RecordStore(directory: url)
+            if !store.checkpointReport.usedCheckpoint { say("the store did not open from its checkpoint") }
+            if try store.count != count { say("reopened \(try store.count) records, not \(count)") }
+            return store
+        }
+        let sqliteOpen = try medianOpening(rounds: rounds) {
+            let sqlite = try SQLiteStore(path: sqlitePath)
+            checksum &+= try sqlite.json(zone: RecordStore.defaultZone, type: "Note", name: "n1")?.count ?? 0
+            return sqlite
+        }
+        row("reopen a store of \(count) records", fromCheckpoint, sqliteOpen, target: "≤ 50 ms for 1,000,000")
+        let checkpoint = url.appendingPathComponent("records.checkpoint")
+        let wholeJournal = try medianOpening(rounds: quick ? 1 : 3) {
+            try FileManager.default.removeItem(at: checkpoint)
+            return try RecordStore(directory: url)
+        }
+        row("  the same without its checkpoint", wholeJournal, nil, target: "")
+
+        let before = residentBytes()
         let store = try RecordStore(directory: url)
-        if try store.count != reopenCount { say("reopened \(try store.count) records, not \(reopenCount)") }
+        try readSome(store)
+        let storeMemory = residentBytes().flatMap { after in before.map { after - $0 } }
+        store.close()
+        let sqliteBefore = residentBytes()
+        let sqlite = try SQLiteStore(path: sqlitePath)
+        for index in 0..<1_000 {
+            let key = smallRecord((index &* 7919) % count).key
+            checksum &+= try sqlite.json(zone: key.zone, type: key.recordType, name: key.recordName)?.count ?? 0
+        }
+        let sqliteMemory = residentBytes().flatMap { after in sqliteBefore.map { after - $0 } }
+        withExtendedLifetime(sqlite) {}
+        say(
+            "  memory of the open store, \(count) records".padding(toLength: 44, withPad: " ", startingAt: 0)
+                + " \(megabytes(storeMemory).leftPadded(12))  \(megabytes(sqliteMemory).leftPadded(12))")
+        if checksum == 42 { say("") }
     }
-    row("reopen a store of \(reopenCount) records", reopen, nil, target: "≤ 150 ms for 100,000")
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - count)) + self
+    }
 }
