@@ -86,6 +86,8 @@ extension StoreEngine {
 
     /// Writes a checkpoint of the index as it is now, atomically and durably.
     func writeCheckpoint() throws {
+        // A checkpoint covers durable frames alone: after a crash, the journal holds them.
+        try journal.flushAll()
         guard let checkpoint = IndexCheckpoint.make(of: index, salt: journal.salt, lastFrame: try lastFrame()) else {
             throw IndexCheckpoint.Unusable(description: "a record's key is too long for a checkpoint")
         }

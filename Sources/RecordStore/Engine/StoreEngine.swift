@@ -35,6 +35,9 @@ final class StoreEngine {
     /// failed: a quarter more than when it failed. A full disk would otherwise have every commit
     /// copy the live entries only to fail again.
     private var nextCompactionAttempt = 0
+    /// What the commits not known durable yet changed in the index, oldest first: what a failed
+    /// flush undoes (see `StoreEngine+GroupCommit`).
+    var unflushed: [Undo] = []
     /// When checkpoints are written, and where the last one ends (see `StoreEngine+Checkpoint`).
     var checkpoints: CheckpointSchedule
     /// How opening built the index: from a checkpoint and the frames after it, or from every frame.
@@ -180,9 +183,27 @@ final class StoreEngine {
         var syncTokens: [(zone: String, token: String?, owner: String?)] = []
     }
 
-    /// Writes `commit` in one frame, durably, then updates the index. Nothing is written when
-    /// there is nothing to write; when the write fails, nothing changes.
+    /// Writes `commit` in one frame, durably, and updates the index. Nothing is written when
+    /// there is nothing to write; when the write or its flush fails, nothing changes.
     func commit(_ commit: Commit) throws {
+        guard let ticket = try commitDeferringFlush(commit) else { return }
+        do {
+            try finishCommit(ticket)
+        } catch {
+            recoverFromFailedFlush()
+            throw error
+        }
+    }
+
+    /// Writes `commit` in one frame and updates the index, and returns the ticket that
+    /// ``finishCommit(_:)`` waits on for the frame to be durable, or `nil` when there was nothing
+    /// to write. The commit is not durable yet: see `StoreEngine+GroupCommit`.
+    func commitDeferringFlush(_ commit: Commit) throws -> Int? {
+        if let failure = journal.flusher.failureToRecover {
+            // The commit was staged over commits whose flush failed since: it fails with them.
+            recoverFromFailedFlush()
+            throw failure
+        }
         frame.reset()
         // A huge batch's memory is not kept for the small commits after it.
         defer { if frame.capacity > 8 << 20 { frame = FrameBuilder() } }
@@ -201,10 +222,12 @@ final class StoreEngine {
         let tokensPlaced = try commit.syncTokens.map { zone, token, owner in
             try add { JournalEntry.writeSyncToken(token, owner: owner, forZone: zone, to: &$0) }
         }
-        guard frame.entryCount > 0 else { return }
-        let start = try journal.append(&frame)
+        guard frame.entryCount > 0 else { return nil }
+        let (start, ticket) = try journal.write(&frame)
+        var undo = Undo(ticket: ticket)
         for ((key, entry), relative) in zip(commit.records, placed) {
             guard let relative else { continue }
+            undo.records.append((key, index[key]))
             if let entry {
                 let location = EntryLocation(offset: start + relative.offset, count: relative.count)
                 index[key] = StoreIndex.Slot(location: location, state: entry.state)
@@ -213,10 +236,12 @@ final class StoreEngine {
             }
         }
         for ((zone, token, owner), relative) in zip(commit.syncTokens, tokensPlaced) {
+            undo.tokens.append((zone, index.syncTokenEntry(forZone: zone)))
             index.setSyncToken(
                 token, owner: owner, forZone: zone,
                 at: EntryLocation(offset: start + relative.offset, count: relative.count))
         }
+        noteUnflushed(undo)
         if needsCompaction, journal.end >= nextCompactionAttempt {
             // The commit is durable, and returns: a compaction that fails (a full disk) leaves
             // the journal as it was, and its error in `compactionFailure` for the app to see.
@@ -227,6 +252,19 @@ final class StoreEngine {
             }
         }
         checkpointIfDue()
+        return ticket
+    }
+
+    /// Puts back in the index what a commit changed, its last change first.
+    func revert(_ undo: Undo) {
+        for (zone, entry) in undo.tokens.reversed() {
+            index.setSyncToken(
+                entry?.token, owner: entry?.owner, forZone: zone,
+                at: entry?.location ?? EntryLocation(offset: 0, count: 0))
+        }
+        for (key, slot) in undo.records.reversed() {
+            index[key] = slot
+        }
     }
 
     /// Adds an entry that `write` writes to the frame, sealed when the store has a cipher.
@@ -262,6 +300,8 @@ final class StoreEngine {
             index.move(entry.owner, to: location)
         }
         index.forgetCheckpoint()
+        // Everything copied is durable: no commit is left to undo.
+        unflushed.removeAll()
         compactionFailure = nil
         nextCompactionAttempt = 0
         checkpointAfterCompaction()
@@ -271,6 +311,7 @@ final class StoreEngine {
     var journalSize: Int { journal.end }
 
     func close() {
+        if (try? journal.flushAll()) == nil { recoverFromFailedFlush() }
         checkpointOnClose()
         journal.close()
     }

@@ -176,6 +176,11 @@ struct StoreIndex {
         return found
     }
 
+    /// The sync token of `zone`, with its owner and where it is in the journal.
+    func syncTokenEntry(forZone zone: String) -> IndexCheckpoint.Token? {
+        tokens[zone].map { IndexCheckpoint.Token(zone: zone, token: $0.token, owner: $0.owner, location: $0.location) }
+    }
+
     /// Every zone's sync token, with its owner and where it is in the journal.
     var syncTokens: [IndexCheckpoint.Token] {
         tokens.map {

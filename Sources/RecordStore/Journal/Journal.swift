@@ -43,6 +43,11 @@ final class Journal {
     private(set) var lastFrameStart = Frame.fileHeaderSize
     /// Where ``readFrames(recover:frame:)`` started: after the header, or where a checkpoint ends.
     private(set) var firstFrameRead = 0
+    /// Flushes the frames written for the commits waiting on them, several at once.
+    let flusher: GroupFlush
+    /// The frames written and not known durable yet: each one's ticket, and the last frame's
+    /// start before it, to go back to if a flush fails.
+    private var unflushed: [(ticket: Int, previousLastFrameStart: Int)] = []
     /// The end of the file: from ``end`` on, zeros written ahead of the frames, so that a
     /// commit overwrites blocks the file already has, and its flush writes data alone — no
     /// change of the file's size, no file-system journal commit. It saves about a third of a
@@ -74,6 +79,7 @@ final class Journal {
                 openedSize = try existing.size()
                 allocatedEnd = openedSize
                 unread = scan
+                flusher = GroupFlush(file: existing, end: scan.end)
             } catch {
                 existing.close()
                 throw error
@@ -97,6 +103,7 @@ final class Journal {
             allocatedEnd = created.end
             openedSize = created.end
             self.header = header
+            flusher = GroupFlush(file: created.file, end: created.end)
         }
     }
 
@@ -120,6 +127,7 @@ final class Journal {
             try file.synchronize()
             allocatedEnd = end
         }
+        flusher.replace(file: file, end: end)
         return report
     }
 
@@ -149,12 +157,16 @@ final class Journal {
         return (count, checksum)
     }
 
-    /// Appends a frame and returns once it is durable, with the offset where it starts.
+    /// Appends a frame, not yet durable: returns where it starts, and the ticket that
+    /// ``flusher`` makes durable, with the frames of other commits written meanwhile.
     ///
-    /// On failure the file is cut back to its committed end, so that the store stays usable:
-    /// a full disk fails this commit, not the next one.
-    func append(_ frame: inout FrameBuilder) throws -> Int {
+    /// A failed write cuts the file back to its end before the frame, so that the store stays
+    /// usable: a full disk fails this commit, not the next one. A failed flush is dealt with
+    /// by ``cutOffUnflushed()``.
+    func write(_ frame: inout FrameBuilder) throws -> (start: Int, ticket: Int) {
         try settle()
+        let durable = flusher.durableState.ticket
+        unflushed.removeAll { $0.ticket <= durable }
         let payloadCount = frame.count - Frame.headerSize
         guard payloadCount <= Frame.maximumPayloadSize else {
             throw RecordStoreError.commitTooLarge(bytes: payloadCount, limit: Frame.maximumPayloadSize)
@@ -177,15 +189,38 @@ final class Journal {
                     allocatedEnd = frameEnd
                 }
             }
-            try file.synchronize()
         } catch {
             tailNeedsCutting = true
             try? settle()
             throw error
         }
         end = frameEnd
+        let ticket = flusher.noteWritten(end: frameEnd)
+        unflushed.append((ticket, lastFrameStart))
         lastFrameStart = start
-        return start
+        return (start, ticket)
+    }
+
+    /// Makes every frame written durable, or throws why not.
+    func flushAll() throws {
+        try flusher.waitUntilDurable(flusher.lastTicket)
+    }
+
+    /// After a flush failed: goes back to the end of the last durable frame, cutting off the
+    /// frames after it, whose commits all fail. Their bytes are cut off the file now, or before
+    /// the next write when that fails too.
+    func cutOffUnflushed() {
+        guard flusher.hasFailed else { return }
+        flusher.waitUntilIdle()
+        let durable = flusher.durableState
+        if let first = unflushed.first(where: { $0.ticket > durable.ticket }) {
+            lastFrameStart = first.previousLastFrameStart
+        }
+        unflushed.removeAll()
+        end = durable.end
+        tailNeedsCutting = true
+        flusher.reset()
+        try? settle()
     }
 
     /// Writes `count` zeros at `offset`.
@@ -234,6 +269,9 @@ final class Journal {
     /// and the directory made durable: a crash at any point leaves either the old journal or
     /// the new one, whole.
     func rewrite(keeping live: [EntryLocation]) throws -> [EntryLocation] {
+        // What is copied must be durable where it is: a frame whose flush then failed would
+        // otherwise live on in the copy, its commit having failed.
+        try flushAll()
         try settle()
         let created = try Self.write(header: header, entries: live, from: file, in: directory)
         do {
@@ -250,6 +288,8 @@ final class Journal {
         end = created.end
         lastFrameStart = created.lastFrameStart
         allocatedEnd = created.end
+        unflushed.removeAll()
+        flusher.replace(file: created.file, end: created.end)
         // The new journal is in place; if its rename cannot be made durable now, the next commit
         // tries again before it writes.
         do {
@@ -325,7 +365,9 @@ final class Journal {
     /// Lets go of the file, once more trying to cut off what a failed commit left past the end:
     /// left there, the commit that threw would be read back when the store opens again.
     func close() {
+        if (try? flushAll()) == nil { cutOffUnflushed() }
         try? settle()
+        flusher.waitUntilIdle()
         file.close()
     }
 }

@@ -204,10 +204,12 @@ public final class RecordStore: @unchecked Sendable {
 
     // MARK: Access to the engine
 
-    /// Runs `body` with the engine, the lock held.
+    /// Runs `body` with the engine, the lock held. A flush that failed since the last call is
+    /// dealt with first (see `StoreEngine+GroupCommit`), unless a write's closure is running.
     func withEngine<Result>(_ body: (StoreEngine) throws -> Result) throws -> Result {
         try lock.locked {
             guard let engine else { throw RecordStoreError.closed(path: storeDirectory.path) }
+            if !isWriting { engine.recoverFromFailedFlush() }
             return try body(engine)
         }
     }
@@ -217,14 +219,38 @@ public final class RecordStore: @unchecked Sendable {
         try withEngine { try body(Batch(engine: $0, options: options)) }
     }
 
-    /// Runs `body` with a batch, the lock held, and commits what it staged as one frame.
+    /// Runs `body` with a batch, the lock held, and commits what it staged as one frame. The
+    /// frame is written with the lock held, and its flush awaited without it, so that the
+    /// commits of other threads share the flush (see ``GroupFlush``).
     func withBatch<Result>(_ body: (inout Batch) throws -> Result) throws -> Result {
-        try withEngine { try commitBatch(on: $0, body) }
+        var written: (engine: StoreEngine, ticket: Int)?
+        let result = try withEngine { engine in
+            try stageBatch(on: engine, body) { changes in
+                written = try engine.commitDeferringFlush(changes).map { (engine, $0) }
+            }
+        }
+        if let (engine, ticket) = written {
+            do {
+                try engine.finishCommit(ticket)
+            } catch {
+                // Unless the store was closed meanwhile: closing recovered, with the file open.
+                lock.locked { if self.engine === engine { engine.recoverFromFailedFlush() } }
+                throw error
+            }
+        }
+        return result
     }
 
-    /// Runs `body` with a batch on `engine`, and commits what it staged as one frame. The caller
-    /// holds the lock, and may do more under it after the commit.
+    /// Runs `body` with a batch on `engine`, and commits what it staged as one frame, durably.
+    /// The caller holds the lock, and may do more under it after the commit.
     func commitBatch<Result>(on engine: StoreEngine, _ body: (inout Batch) throws -> Result) throws -> Result {
+        try stageBatch(on: engine, body) { try engine.commit($0) }
+    }
+
+    /// Runs `body` with a batch on `engine`, and hands what it staged to `commit`.
+    private func stageBatch<Result>(
+        on engine: StoreEngine, _ body: (inout Batch) throws -> Result, commit: (StoreEngine.Commit) throws -> Void
+    ) throws -> Result {
         guard !isWriting else { throw RecordStoreError.nestedWrite }
         isWriting = true
         defer {
@@ -233,7 +259,7 @@ public final class RecordStore: @unchecked Sendable {
         }
         var batch = Batch(engine: engine, options: options)
         let result = try body(&batch)
-        try engine.commit(batch.changes)
+        try commit(batch.changes)
         return result
     }
 

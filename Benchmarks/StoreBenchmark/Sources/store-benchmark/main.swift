@@ -176,6 +176,73 @@ try withDirectory { directory in
     if checksum == 42 { say("") }
 }
 
+// Eight writers at once, each committing one record at a time and waiting for it to be durable:
+// RecordStore's writers share flushes (group commit); SQLite's, on a connection each, take the
+// write lock in turn. Each writer is a thread of its own: the store's calls block, and a blocked
+// task would hold one of the few threads of Swift's cooperative pool (two on this machine).
+// The time is the run's wall time divided by all the commits: the inverse of commits a second.
+func concurrently(_ writers: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for writer in 0..<writers {
+        group.enter()
+        Thread.detachNewThread {
+            body(writer)
+            group.leave()
+        }
+    }
+    group.wait()
+}
+
+/// The first error of the writers' commits.
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [any Error] = []
+    func note(_ error: any Error) { lock.withLock { errors.append(error) } }
+    var first: (any Error)? { lock.withLock { errors.first } }
+}
+
+/// SQLite connections, one a writer: each is used by its writer's thread alone.
+final class Connections: @unchecked Sendable {
+    let all: [SQLiteStore]
+    init(_ all: [SQLiteStore]) { self.all = all }
+}
+
+try withDirectory { directory in
+    let writers = 8
+    let perWriter = quick ? 25 : 100
+    let store = try RecordStore(directory: directory.appendingPathComponent("store"))
+    let sqlitePath = directory.appendingPathComponent("sqlite.db").path
+    let connections = try (0..<writers).map { _ in try SQLiteStore(path: sqlitePath) }
+    let records = try (0..<writers * perWriter).map { try row(record($0)) }
+    let failures = Failures()
+    let storeConcurrent = measure(operations: writers * perWriter) {
+        concurrently(writers) { writer in
+            for index in 0..<perWriter {
+                let row = records[writer * perWriter + index]
+                do {
+                    try store.save(encodedRecords: [(RecordKey(recordType: row.type, recordName: row.name), row.json)])
+                } catch {
+                    failures.note(error)
+                }
+            }
+        }
+    }
+    let shared = Connections(connections)
+    let sqliteConcurrent = measure(operations: writers * perWriter) {
+        concurrently(writers) { writer in
+            for index in 0..<perWriter {
+                do {
+                    try shared.all[writer].save([records[writer * perWriter + index]])
+                } catch {
+                    failures.note(error)
+                }
+            }
+        }
+    }
+    if let failed = failures.first { say("a concurrent commit failed: \(failed)") }
+    row("8 writers' durable commits, per commit", storeConcurrent, sqliteConcurrent, target: "≤ 0.33× (3× as many)")
+}
+
 // Models chained by references, each naming the next, as the server sent them: the store follows
 // every reference to gather a model's links, plain ones too, so a chain is the worst case of that
 // walk. Its cost per model should not grow with the chain's length.
