@@ -55,8 +55,36 @@ final class IndexCheckpoint {
         var location: EntryLocation
     }
 
-    /// The whole file; owned, freed with the checkpoint.
-    private let storage: UnsafeMutableRawBufferPointer
+    /// The checkpoint's bytes, and what frees them.
+    private final class Storage {
+        let bytes: UnsafeRawBufferPointer
+        private let allocated: UnsafeMutableRawBufferPointer?
+        private let mapping: MappedFile?
+
+        init(allocated: UnsafeMutableRawBufferPointer) {
+            bytes = UnsafeRawBufferPointer(allocated)
+            self.allocated = allocated
+            mapping = nil
+        }
+
+        init(mapping: MappedFile) {
+            bytes = mapping.bytes
+            allocated = nil
+            self.mapping = mapping
+        }
+
+        deinit {
+            allocated?.deallocate()
+        }
+
+        /// Once checked: lets the system take back the pages of a mapped file until used again.
+        func releaseResidentPages() {
+            mapping?.releaseResidentPages()
+        }
+    }
+
+    /// The whole file, read or mapped.
+    private let storage: Storage
     /// The journal's salt when the checkpoint was written.
     let salt: UInt64
     /// The end of the journal's last frame that the checkpoint holds.
@@ -76,19 +104,17 @@ final class IndexCheckpoint {
         var description: String
     }
 
-    /// Takes `storage` (the checkpoint's bytes) over, checking them whole: the checksum, the
-    /// header, every row.
-    private init(taking storage: UnsafeMutableRawBufferPointer) throws {
+    /// Takes `storage` (the checkpoint's bytes) over, checking them whole: the checksum and the
+    /// header. A row is read with its bounds checked, never trusted to be within the file.
+    private init(storage: Storage) throws {
         self.storage = storage
-        let bytes = UnsafeRawBufferPointer(storage)
+        let bytes = storage.bytes
         func fail(_ reason: String) -> Unusable { Unusable(description: reason) }
         guard bytes.count >= Self.headerSize, bytes.prefix(8).elementsEqual(Self.magic) else {
-            storage.deallocate()
             throw fail("it does not start as a checkpoint does")
         }
         let stored = StripeChecksum(stored: UnsafeRawBufferPointer(rebasing: bytes[8..<40]))
         guard StripeChecksum(of: UnsafeRawBufferPointer(rebasing: bytes[40...])) == stored else {
-            storage.deallocate()
             throw fail("its checksum does not match its bytes")
         }
         func word(_ index: Int) -> UInt64 {
@@ -113,45 +139,18 @@ final class IndexCheckpoint {
         rowsStart = Self.headerSize + (fits ? tokensLength : 0)
         namesStart = rowsStart + (fits ? rowsLength : 0)
         guard fits else {
-            storage.deallocate()
             throw fail("its sections do not add up to its length")
         }
         do {
             tokens = try Self.readTokens(UnsafeRawBufferPointer(rebasing: bytes[Self.headerSize..<rowsStart]))
         } catch {
-            storage.deallocate()
             throw fail("its sync tokens do not read: \(error)")
         }
-        if let reason = checkRows(namesLength: namesLength) {
-            storage.deallocate()
-            throw fail(reason)
-        }
-    }
-
-    deinit {
-        storage.deallocate()
+        storage.releaseResidentPages()
     }
 
     /// The checkpoint's bytes, as its file holds them.
-    var fileBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(storage) }
-
-    /// Why a row does not hold together, if one does not: names past the end, a status that is
-    /// none, rows out of order.
-    private func checkRows(namesLength: Int) -> String? {
-        var previous: UInt64 = 0
-        for index in 0..<recordCount {
-            let row = self.row(index)
-            let end = Int(row.nameStart) + Int(row.zoneLength) + Int(row.nameLength) + Int(row.typeLength)
-            guard end <= namesLength else { return "row \(index) names bytes past the end" }
-            guard Self.state(of: row.state) != nil else { return "row \(index) has no status" }
-            guard row.hash >= previous else { return "row \(index) is out of order" }
-            guard row.offset <= UInt64(coveredEnd), UInt64(row.count) <= UInt64(coveredEnd) - row.offset else {
-                return "row \(index) points past the covered journal"
-            }
-            previous = row.hash
-        }
-        return nil
-    }
+    var fileBytes: UnsafeRawBufferPointer { storage.bytes }
 
     private static func readTokens(_ bytes: UnsafeRawBufferPointer) throws -> [Token] {
         var reader = ByteReader(bytes)
@@ -184,7 +183,7 @@ final class IndexCheckpoint {
 
     private func row(_ index: Int) -> Row {
         let base = rowsStart + index * Self.rowSize
-        let bytes = UnsafeRawBufferPointer(storage)
+        let bytes = storage.bytes
         return Row(
             hash: bytes.loadUnaligned(fromByteOffset: base, as: UInt64.self).littleEndian,
             offset: bytes.loadUnaligned(fromByteOffset: base + 8, as: UInt64.self).littleEndian,
@@ -202,7 +201,13 @@ final class IndexCheckpoint {
         let zoneStart = namesStart + Int(row.nameStart)
         let nameStart = zoneStart + Int(row.zoneLength)
         let typeStart = nameStart + Int(row.nameLength)
-        let bytes = UnsafeRawBufferPointer(storage)
+        let bytes = storage.bytes
+        // Only a checkpoint whose checksum holds is read: a row past the end was written so, and
+        // reads as empty names rather than outside the file.
+        guard typeStart + Int(row.typeLength) <= bytes.count else {
+            let none = UnsafeRawBufferPointer(rebasing: bytes[bytes.count...])
+            return (none, none, none)
+        }
         return (
             UnsafeRawBufferPointer(rebasing: bytes[zoneStart..<nameStart]),
             UnsafeRawBufferPointer(rebasing: bytes[nameStart..<typeStart]),
@@ -212,8 +217,10 @@ final class IndexCheckpoint {
 
     private func slot(of row: Row) -> StoreIndex.Slot {
         StoreIndex.Slot(
-            location: EntryLocation(offset: Int(truncatingIfNeeded: row.offset), count: row.count),
-            // Every row's state was checked on loading.
+            // An offset past the covered journal, which only a checkpoint written so can hold,
+            // makes the read of the entry fail rather than overflow.
+            location: EntryLocation(offset: Int(min(row.offset, UInt64(coveredEnd))), count: row.count),
+            // A state no version writes, likewise, reads as pending.
             state: Self.state(of: row.state)
                 ?? RecordState(status: .pending, isDeletion: false, hasServerVersion: false))
     }
@@ -374,7 +381,7 @@ final class IndexCheckpoint {
         checksumWriter.bytes.withUnsafeBytes {
             UnsafeMutableRawBufferPointer(rebasing: storage[8..<40]).copyMemory(from: $0)
         }
-        return try? IndexCheckpoint(taking: storage)
+        return try? IndexCheckpoint(storage: Storage(allocated: storage))
     }
 
     /// Writes the checkpoint in `directory`, atomically and durably.
@@ -399,14 +406,16 @@ final class IndexCheckpoint {
         try directory.removeFile(named: writingFileName)
         guard let file = try directory.openFile(named: fileName) else { return nil }
         defer { file.close() }
+        if let mapping = try file.mapped() {
+            return try IndexCheckpoint(storage: Storage(mapping: mapping))
+        }
         let size = try file.size()
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         do {
             try file.read(into: storage, at: 0)
         } catch {
-            storage.deallocate()
             throw error
         }
-        return try IndexCheckpoint(taking: storage)
+        return try IndexCheckpoint(storage: Storage(allocated: storage))
     }
 }
