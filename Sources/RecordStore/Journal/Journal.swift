@@ -3,7 +3,7 @@ import Foundation
 /// The append-only journal: a file of checksummed frames, each the entries of one committed
 /// batch, made durable before a commit returns.
 ///
-/// The journal knows bytes, not records: it appends frames (``append(_:)``), reads an entry at
+/// The journal knows bytes, not records: it appends frames (``write(_:)``, made durable by ``flusher`` for several commits at once), reads an entry at
 /// its offset (``read(_:)``), copies the live entries into a new file when most of the file is
 /// dead (``rewrite(keeping:)``), and on opening checks every frame and hands each frame's
 /// entries to its caller, in the order they were committed.
