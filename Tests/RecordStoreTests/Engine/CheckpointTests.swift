@@ -205,6 +205,32 @@ struct CheckpointTests {
         }
     }
 
+    @Test("A checkpoint changed anywhere and its checksum made to match again is read without a crash")
+    func forgedAtEveryOffset() throws {
+        // Only a deliberate change passes the checksum: what such a checkpoint holds may be
+        // wrong, but reading it must throw or answer, never stop the process.
+        let closed = try Self.closedStore()
+        for offset in 40..<closed.checkpoint.count {
+            for value: UInt8 in [0, 0xFF, closed.checkpoint[offset] ^ 0x10] {
+                var forged = closed.checkpoint
+                forged[offset] = value
+                var sum = ByteWriter()
+                forged.withUnsafeBytes { StripeChecksum(of: UnsafeRawBufferPointer(rebasing: $0[40...])) }
+                    .write(to: &sum)
+                forged.replaceSubrange(8..<40, with: sum.bytes)
+                let directory = try MemoryDirectory(journal: closed.journal)
+                try directory.createFile(named: IndexCheckpoint.fileName).write(forged, at: 0)
+                let store = try RecordStore(storeDirectory: directory, url: nil, options: Self.withoutCheckpoints)
+                for key in try store.keys() { _ = try? store.storedRecord(for: key) }
+                _ = try? store.records(in: .pending)
+                _ = try store.count
+                try? store.save(noteRecord("after"))
+                try? store.compact()
+                store.close()
+            }
+        }
+    }
+
     @Test("A checkpoint cut short at any length, or grown, is not used")
     func cutAtEveryLength() throws {
         let closed = try Self.closedStore()
