@@ -133,7 +133,8 @@ final class IndexCheckpoint {
         let space = bytes.count - Self.headerSize
         let (rowsLength, rowsOverflow) = recordCount.multipliedReportingOverflow(by: Self.rowSize)
         let fits =
-            coveredEnd >= 0 && recordCount >= 0 && liveBytes >= 0 && liveBytes <= coveredEnd && tokensLength >= 0 && namesLength >= 0 && !rowsOverflow
+            coveredEnd >= 0 && recordCount >= 0 && liveBytes >= 0 && liveBytes <= coveredEnd && tokensLength >= 0
+            && namesLength >= 0 && !rowsOverflow
             && tokensLength <= space && rowsLength <= space - tokensLength
             && namesLength == space - tokensLength - rowsLength
         rowsStart = Self.headerSize + (fits ? tokensLength : 0)
