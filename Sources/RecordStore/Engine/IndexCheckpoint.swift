@@ -28,6 +28,7 @@ import Foundation
 /// | 32 | checksum of everything after it |
 /// | 8 × 8 | journal salt, covered end, record count, live bytes, tokens' length, names' length, where the journal's last frame starts, that frame's length (high half) and checksum (low half) |
 /// | tokens' length | count (4), then per zone: zone, token, owner (byte strings; owner after a 0/1 byte), offset (8), count (4) |
+/// | 8 × ⌈record count / 128⌉ | fences: the hash of every 128th row, for a search to touch one block of rows |
 /// | 32 × record count | rows: hash (8), entry offset (8), entry length (4), name start (4), zone, name and type lengths (2 each), state (1), zero (1) |
 /// | names' length | each row's zone, name and type, one after another |
 final class IndexCheckpoint {
@@ -37,6 +38,8 @@ final class IndexCheckpoint {
     private static let magic = Array("RSINDEX1".utf8)
     private static let headerSize = 8 + StripeChecksum.byteCount + 8 * 8
     private static let rowSize = 32
+    /// Rows a fence stands for: 4 KB of rows, a page.
+    private static let fenceStride = 128
 
     /// A frame of the journal, as the checkpoint names the last one it covers.
     struct JournalFrame: Hashable {
@@ -96,6 +99,8 @@ final class IndexCheckpoint {
     /// The bytes of the journal's live entries, as ``StoreIndex/liveBytes`` counts them.
     let liveBytes: Int
     let tokens: [Token]
+    private let fencesStart: Int
+    private let fenceCount: Int
     private let rowsStart: Int
     private let namesStart: Int
 
@@ -132,18 +137,23 @@ final class IndexCheckpoint {
         // Each length is checked against what is left of the file before it is added.
         let space = bytes.count - Self.headerSize
         let (rowsLength, rowsOverflow) = recordCount.multipliedReportingOverflow(by: Self.rowSize)
+        let fences = recordCount / Self.fenceStride + (recordCount % Self.fenceStride == 0 ? 0 : 1)
+        let fencesLength = fences &* 8
         let fits =
             coveredEnd >= 0 && recordCount >= 0 && liveBytes >= 0 && liveBytes <= coveredEnd && tokensLength >= 0
             && namesLength >= 0 && !rowsOverflow
             && tokensLength <= space && rowsLength <= space - tokensLength
-            && namesLength == space - tokensLength - rowsLength
-        rowsStart = Self.headerSize + (fits ? tokensLength : 0)
+            && fencesLength <= space - tokensLength - rowsLength
+            && namesLength == space - tokensLength - rowsLength - fencesLength
+        fenceCount = fits ? fences : 0
+        fencesStart = Self.headerSize + (fits ? tokensLength : 0)
+        rowsStart = fencesStart + (fits ? fencesLength : 0)
         namesStart = rowsStart + (fits ? rowsLength : 0)
         guard fits else {
             throw fail("its sections do not add up to its length")
         }
         do {
-            tokens = try Self.readTokens(UnsafeRawBufferPointer(rebasing: bytes[Self.headerSize..<rowsStart]))
+            tokens = try Self.readTokens(UnsafeRawBufferPointer(rebasing: bytes[Self.headerSize..<fencesStart]))
         } catch {
             throw fail("its sync tokens do not read: \(error)")
         }
@@ -238,9 +248,17 @@ final class IndexCheckpoint {
     /// The records named `name` in `zone`, by type.
     func records(named name: String, inZone zone: String) -> [(recordType: String, slot: StoreIndex.Slot)] {
         let hash = Self.hash(zone: zone, name: name)
-        // The first row whose hash is not below `hash`.
-        var low = 0
-        var high = recordCount
+        // The first fence not below `hash`: the first row not below it is in the block before.
+        var fence = 0
+        var lastFence = fenceCount
+        while fence < lastFence {
+            let middle = fence + (lastFence - fence) / 2
+            let fenceHash = storage.bytes.loadUnaligned(fromByteOffset: fencesStart + middle * 8, as: UInt64.self)
+            if UInt64(littleEndian: fenceHash) < hash { fence = middle + 1 } else { lastFence = middle }
+        }
+        // The first row whose hash is not below `hash`, in that block.
+        var low = max(0, (fence - 1) * Self.fenceStride)
+        var high = min(recordCount, fence * Self.fenceStride)
         while low < high {
             let middle = low + (high - low) / 2
             if row(middle).hash < hash { low = middle + 1 } else { high = middle }
@@ -338,7 +356,9 @@ final class IndexCheckpoint {
         ] {
             header.append(word)
         }
-        let rowsStart = headerSize + tokenWriter.count
+        let fencesStart = headerSize + tokenWriter.count
+        let fenceCount = (records.count + fenceStride - 1) / fenceStride
+        let rowsStart = fencesStart + 8 * fenceCount
         let namesStart = rowsStart + rowSize * records.count
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: namesStart + namesLength, alignment: 16)
         magic.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: storage[0..<8]).copyMemory(from: $0) }
@@ -346,12 +366,17 @@ final class IndexCheckpoint {
             UnsafeMutableRawBufferPointer(rebasing: storage[40..<headerSize]).copyMemory(from: $0)
         }
         tokenWriter.bytes.withUnsafeBytes { tokens in
-            UnsafeMutableRawBufferPointer(rebasing: storage[headerSize..<rowsStart]).copyMemory(from: tokens)
+            UnsafeMutableRawBufferPointer(rebasing: storage[headerSize..<fencesStart]).copyMemory(from: tokens)
         }
         var nameOffset = 0
         for (position, recordIndex) in order.enumerated() {
             let (key, slot) = records[recordIndex]
             let base = rowsStart + position * rowSize
+            if position % fenceStride == 0 {
+                storage.storeBytes(
+                    of: hashes[recordIndex].littleEndian, toByteOffset: fencesStart + position / fenceStride * 8,
+                    as: UInt64.self)
+            }
             storage.storeBytes(of: hashes[recordIndex].littleEndian, toByteOffset: base, as: UInt64.self)
             storage.storeBytes(
                 of: UInt64(truncatingIfNeeded: slot.location.offset).littleEndian, toByteOffset: base + 8,

@@ -90,7 +90,8 @@ struct CheckpointTests {
     func openedFromCheckpoint() throws {
         let directory = MemoryDirectory(faults: nil)
         var store = try RecordStore(storeDirectory: directory, url: nil, options: Self.options())
-        try Self.fill(store)
+        // Enough records for several blocks of rows, each found through its fence.
+        try Self.fill(store, records: 1_000)
         let before = try Contents(store)
         #expect(!store.checkpointReport.usedCheckpoint)
         store.close()

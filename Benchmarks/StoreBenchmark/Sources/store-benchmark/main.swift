@@ -307,7 +307,8 @@ for length in [200, 2_000] where runs("chains") {
 // Reopening a store of many small records: its index checkpoint read and checked, the journal
 // after it replayed; beside it, the same store opened with its checkpoint removed (the journal
 // read whole, as before checkpoints), and SQLite opening the same rows. Then the memory each
-// keeps for the open store: the growth of the process's resident memory from before opening to
+// keeps for the open store: the growth of the process's own resident memory (its heap, not the
+// pages of the files it maps) from before opening to
 // after a thousand point reads.
 func smallRecord(_ number: Int) -> (key: RecordKey, json: Data) {
     let name = "n\(number)"
@@ -316,12 +317,17 @@ func smallRecord(_ number: Int) -> (key: RecordKey, json: Data) {
     return (RecordKey(recordType: "Note", recordName: name), json)
 }
 
-/// The process's resident memory in bytes, from /proc/self/statm; `nil` where there is none.
+/// The process's own resident memory in bytes (`RssAnon` in /proc/self/status): its heap, not
+/// the pages of files it maps, which the system shares with its file cache and takes back at will;
+/// `nil` where there is no such file.
 func residentBytes() -> Int? {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-    let fields = text.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("RssAnon:") {
+        let fields = line.split(separator: " ")
+        guard fields.count > 1, let kilobytes = Int(fields[1]) else { return nil }
+        return kilobytes * 1024
+    }
+    return nil
 }
 
 func megabytes(_ bytes: Int?) -> String {
@@ -393,6 +399,10 @@ for count in quick ? [10_000, 100_000] : [100_000, 1_000_000] where runs("reopen
         }
         let sqliteMemory = residentBytes().flatMap { after in sqliteBefore.map { after - $0 } }
         withExtendedLifetime(sqlite) {}
+        let mapped = (try? FileManager.default.attributesOfItem(atPath: checkpoint.path)[.size] as? Int) ?? nil
+        say(
+            "  checkpoint file, mapped (file cache)".padding(toLength: 44, withPad: " ", startingAt: 0)
+                + " \(megabytes(mapped).leftPadded(12))")
         say(
             "  memory once opened".padding(toLength: 44, withPad: " ", startingAt: 0)
                 + " \(megabytes(storeOpened).leftPadded(12))")
