@@ -1,6 +1,5 @@
 import Foundation
 import RecordCodable
-
 import RecordStoreKit
 
 /// The writes that the crash tests interrupt: commit after commit of a few records, each commit
@@ -63,11 +62,15 @@ public enum CrashWorkload {
     }
 
     /// The options the child opens its store with: small compaction threshold when compacting,
-    /// and writes split into small parts, so that a kill lands inside a frame as often as
-    /// between two.
-    static func options(compacting: Bool) -> RecordStore.Options {
+    /// a checkpoint every few commits when checkpointing, and writes split into small parts, so
+    /// that a kill lands inside a frame (or a checkpoint) as often as between two.
+    static func options(compacting: Bool, checkpointing: Bool = false) -> RecordStore.Options {
         var options = RecordStore.Options()
         options.compactionThreshold = compacting ? 2048 : 1 << 30
+        if checkpointing {
+            options.checkpointThreshold = 0
+            options.checkpointInterval = 2048
+        }
         let faults = StoreFaults()
         faults.splitWrites(into: 61, pausing: 100)
         options.faults = faults
@@ -76,8 +79,9 @@ public enum CrashWorkload {
 
     /// Opens the store at `directory`, prints "ready", carries on from its last commit, and
     /// prints the number of each commit once it returns, until killed.
-    static func run(directory: URL, compacting: Bool) throws {
-        let store = try RecordStore(directory: directory, options: options(compacting: compacting))
+    static func run(directory: URL, compacting: Bool, checkpointing: Bool = false) throws {
+        let store = try RecordStore(
+            directory: directory, options: options(compacting: compacting, checkpointing: checkpointing))
         var next = (try contents(of: store).values.max()).map { Int($0) + 1 } ?? 0
         FileHandle.standardOutput.write(Data("ready\n".utf8))
         while true {
@@ -85,5 +89,83 @@ public enum CrashWorkload {
             FileHandle.standardOutput.write(Data("\(next)\n".utf8))
             next += 1
         }
+    }
+}
+
+/// The writes of eight threads at once that the crash tests interrupt: each thread commits, one
+/// after another, a record `w<thread>-<n>` and an overwrite of `w<thread>-hot`, both holding `n`,
+/// and prints `<thread> <n>` once the commit has returned.
+public enum ConcurrentCrashWorkload {
+    /// How many threads write.
+    public static let threads = 8
+
+    /// What the store holds of each thread: the numbers of its commits found, and the last one
+    /// that its hot record holds.
+    public struct ThreadContents: Equatable, Sendable {
+        /// The numbers of the thread's commits whose own record is there.
+        public var commits: Set<Int> = []
+        /// The commit that the thread's hot record holds.
+        public var hot: Int?
+
+        /// Contents of `commits` and `hot`.
+        public init(commits: Set<Int> = [], hot: Int? = nil) {
+            self.commits = commits
+            self.hot = hot
+        }
+    }
+
+    /// The store's contents, by thread.
+    public static func contents(of store: RecordStore) throws -> [Int: ThreadContents] {
+        var contents: [Int: ThreadContents] = [:]
+        for record in try store.records(ofType: CrashWorkload.recordType) {
+            let parts = record.recordName.dropFirst().split(separator: "-")
+            guard parts.count == 2, let thread = Int(parts[0]), case .int64(let commit) = record["commit"] else {
+                continue
+            }
+            if parts[1] == "hot" {
+                contents[thread, default: ThreadContents()].hot = Int(commit)
+            } else {
+                contents[thread, default: ThreadContents()].commits.insert(Int(commit))
+            }
+        }
+        return contents
+    }
+
+    /// What a thread's commits 0 through `n` leave.
+    public static func state(after n: Int) -> ThreadContents {
+        n < 0 ? ThreadContents() : ThreadContents(commits: Set(0...n), hot: n)
+    }
+
+    static func commit(_ n: Int, thread: Int, to store: RecordStore) throws {
+        let records = ["w\(thread)-\(n)", "w\(thread)-hot"].map { name in
+            Record(
+                recordType: CrashWorkload.recordType, recordName: name,
+                fields: ["commit": .int64(Int64(n)), "payload": .string(String(repeating: "y", count: 40 + n % 200))])
+        }
+        try store.save(contentsOf: records)
+    }
+
+    /// Opens the store at `directory`, prints "ready", and runs the threads, until killed.
+    static func run(directory: URL) throws {
+        let store = try RecordStore(directory: directory, options: CrashWorkload.options(compacting: false))
+        let found = try contents(of: store)
+        FileHandle.standardOutput.write(Data("ready\n".utf8))
+        for thread in 0..<threads {
+            let first = (found[thread]?.hot ?? -1) + 1
+            Thread.detachNewThread {
+                var next = first
+                while true {
+                    do {
+                        try commit(next, thread: thread, to: store)
+                    } catch {
+                        FileHandle.standardError.write(Data("\(error)\n".utf8))
+                        exit(1)
+                    }
+                    FileHandle.standardOutput.write(Data("\(thread) \(next)\n".utf8))
+                    next += 1
+                }
+            }
+        }
+        while true { sleep(60) }
     }
 }

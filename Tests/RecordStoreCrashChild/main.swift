@@ -1,16 +1,23 @@
 import Foundation
 
 // The process that the crash tests start, and kill with SIGKILL at a random moment:
-//   record-store-crash-child <directory> write|compact
+//   record-store-crash-child <directory> write|compact|checkpoint|concurrent
 // It writes commit after commit to the store in <directory>, printing each commit's number once
 // the commit has returned, so that the test knows which commits were acknowledged.
 let arguments = CommandLine.arguments
-guard arguments.count == 3, ["write", "compact"].contains(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: record-store-crash-child <directory> write|compact\n".utf8))
+guard arguments.count == 3, ["write", "compact", "checkpoint", "concurrent"].contains(arguments[2]) else {
+    FileHandle.standardError.write(
+        Data("usage: record-store-crash-child <directory> write|compact|checkpoint|concurrent\n".utf8))
     exit(2)
 }
 do {
-    try CrashWorkload.run(directory: URL(fileURLWithPath: arguments[1]), compacting: arguments[2] == "compact")
+    let directory = URL(fileURLWithPath: arguments[1])
+    switch arguments[2] {
+    case "concurrent": try ConcurrentCrashWorkload.run(directory: directory)
+    default:
+        try CrashWorkload.run(
+            directory: directory, compacting: arguments[2] == "compact", checkpointing: arguments[2] == "checkpoint")
+    }
 } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(1)

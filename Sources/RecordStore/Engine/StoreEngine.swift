@@ -9,8 +9,9 @@ import RecordCodable
 ///
 /// Not thread-safe: the store calls it with its lock held.
 final class StoreEngine {
-    private let journal: Journal
+    let journal: Journal
     private(set) var index = StoreIndex()
+    let directory: any StoreDirectory
     private let cipher: (any RecordStoreCipher)?
     /// The store's directory, for messages.
     let path: String
@@ -34,12 +35,21 @@ final class StoreEngine {
     /// failed: a quarter more than when it failed. A full disk would otherwise have every commit
     /// copy the live entries only to fail again.
     private var nextCompactionAttempt = 0
+    /// What the commits not known durable yet changed in the index, oldest first: what a failed
+    /// flush undoes (see `StoreEngine+GroupCommit`).
+    var unflushed: [Undo] = []
+    /// When checkpoints are written, and where the last one ends (see `StoreEngine+Checkpoint`).
+    var checkpoints: CheckpointSchedule
+    /// How opening built the index: from a checkpoint and the frames after it, or from every frame.
+    let opening: Opening
 
-    init(directory: any StoreDirectory, cipher: (any RecordStoreCipher)?, recover: Bool, compactionThreshold: Int)
-        throws
-    {
+    init(
+        directory: any StoreDirectory, cipher: (any RecordStoreCipher)?, recover: Bool, compactionThreshold: Int,
+        checkpoints: CheckpointSchedule = CheckpointSchedule()
+    ) throws {
         self.cipher = cipher
         self.compactionThreshold = compactionThreshold
+        self.directory = directory
         path = directory.path
         let journalPath = directory.path + "/" + Journal.fileName
         let journal = try Journal(directory: directory, newHeader: try StoreHeader.bytes(cipher: cipher))
@@ -48,7 +58,10 @@ final class StoreEngine {
             // The header holds the cipher's check value: it is checked before any entry is
             // opened, so that a wrong cipher is reported as that, and not as damage.
             try StoreHeader.verify(journal.header, cipher: cipher, path: journalPath)
-            var reserved = false
+            let checkpoint = Self.openCheckpoint(in: directory, for: journal)
+            if case .success(let found) = checkpoint { index = StoreIndex(checkpoint: found) }
+            // With a checkpoint, the index is not filled entry by entry: nothing to reserve.
+            var reserved = index.checkpoint != nil
             var seen = (entries: 0, bytes: 0)
             openReport = try journal.readFrames(recover: recover) { entries in
                 if !reserved, let first = entries.first, let last = entries.last {
@@ -72,12 +85,19 @@ final class StoreEngine {
                     index.apply(summary, at: entry.location)
                 }
             }
+            opening = Opening(
+                checkpoint: checkpoint, replayedBytes: journal.end - journal.firstFrameRead)
         } catch {
             journal.close()
             throw error
         }
         self.journal = journal
         self.index = index
+        // Without a checkpoint, closing writes one; the interval counts from here.
+        self.checkpoints = checkpoints
+        self.checkpoints.salt = journal.salt
+        self.checkpoints.end = index.checkpoint?.coveredEnd ?? journal.end
+        self.checkpoints.isWritten = index.checkpoint != nil
         if !openReport.skipped.isEmpty {
             // Frames were skipped: rewrite the journal without them, so that the next opening
             // finds it whole.
@@ -201,9 +221,27 @@ final class StoreEngine {
         var syncTokens: [(zone: String, token: String?, owner: String?)] = []
     }
 
-    /// Writes `commit` in one frame, durably, then updates the index. Nothing is written when
-    /// there is nothing to write; when the write fails, nothing changes.
+    /// Writes `commit` in one frame, durably, and updates the index. Nothing is written when
+    /// there is nothing to write; when the write or its flush fails, nothing changes.
     func commit(_ commit: Commit) throws {
+        guard let ticket = try commitDeferringFlush(commit) else { return }
+        do {
+            try finishCommit(ticket)
+        } catch {
+            recoverFromFailedFlush()
+            throw error
+        }
+    }
+
+    /// Writes `commit` in one frame and updates the index, and returns the ticket that
+    /// ``finishCommit(_:)`` waits on for the frame to be durable, or `nil` when there was nothing
+    /// to write. The commit is not durable yet: see `StoreEngine+GroupCommit`.
+    func commitDeferringFlush(_ commit: Commit) throws -> Int? {
+        if let failure = journal.flusher.failureToRecover {
+            // The commit was staged over commits whose flush failed since: it fails with them.
+            recoverFromFailedFlush()
+            throw failure
+        }
         frame.reset()
         // A huge batch's memory is not kept for the small commits after it.
         defer { if frame.capacity > 8 << 20 { frame = FrameBuilder() } }
@@ -222,10 +260,12 @@ final class StoreEngine {
         let tokensPlaced = try commit.syncTokens.map { zone, token, owner in
             try add { JournalEntry.writeSyncToken(token, owner: owner, forZone: zone, to: &$0) }
         }
-        guard frame.entryCount > 0 else { return }
-        let start = try journal.append(&frame)
+        guard frame.entryCount > 0 else { return nil }
+        let (start, ticket) = try journal.write(&frame)
+        var undo = Undo(ticket: ticket)
         for ((key, entry), relative) in zip(commit.records, placed) {
             guard let relative else { continue }
+            undo.records.append((key, index[key]))
             if let entry {
                 let location = EntryLocation(offset: start + relative.offset, count: relative.count)
                 index[key] = StoreIndex.Slot(location: location, state: entry.state)
@@ -234,10 +274,12 @@ final class StoreEngine {
             }
         }
         for ((zone, token, owner), relative) in zip(commit.syncTokens, tokensPlaced) {
+            undo.tokens.append((zone, index.syncTokenEntry(forZone: zone)))
             index.setSyncToken(
                 token, owner: owner, forZone: zone,
                 at: EntryLocation(offset: start + relative.offset, count: relative.count))
         }
+        noteUnflushed(undo)
         if needsCompaction, journal.end >= nextCompactionAttempt {
             // The commit is durable, and returns: a compaction that fails (a full disk) leaves
             // the journal as it was, and its error in `compactionFailure` for the app to see.
@@ -246,6 +288,20 @@ final class StoreEngine {
             } catch {
                 nextCompactionAttempt = journal.end + journal.end / 4
             }
+        }
+        checkpointIfDue()
+        return ticket
+    }
+
+    /// Puts back in the index what a commit changed, its last change first.
+    func revert(_ undo: Undo) {
+        for (zone, entry) in undo.tokens.reversed() {
+            index.setSyncToken(
+                entry?.token, owner: entry?.owner, forZone: zone,
+                at: entry?.location ?? EntryLocation(offset: 0, count: 0))
+        }
+        for (key, slot) in undo.records.reversed() {
+            index[key] = slot
         }
     }
 
@@ -281,14 +337,20 @@ final class StoreEngine {
         for (entry, location) in zip(live, moved) {
             index.move(entry.owner, to: location)
         }
+        index.forgetCheckpoint()
+        // Everything copied is durable: no commit is left to undo.
+        unflushed.removeAll()
         compactionFailure = nil
         nextCompactionAttempt = 0
+        checkpointAfterCompaction()
     }
 
     /// The journal's size in bytes.
     var journalSize: Int { journal.end }
 
     func close() {
+        if (try? journal.flushAll()) == nil { recoverFromFailedFlush() }
+        checkpointOnClose()
         journal.close()
     }
 }

@@ -8,6 +8,11 @@
 /// alone, and its messages sometimes leave the type out (a deleted record in a page of changes,
 /// a reference to a linked record), so the index finds a record by name without a type as
 /// cheaply as with one.
+///
+/// Opened from a checkpoint, the index is that checkpoint (read as it is, never loaded into
+/// dictionaries) with the changes since kept here over it: a name changed since is copied here
+/// whole, all its types, and a name removed since stays here as ``Types/vacant``, hiding the
+/// checkpoint's records of it.
 struct StoreIndex {
     /// What the index keeps of a record.
     struct Slot: Hashable {
@@ -28,7 +33,7 @@ struct StoreIndex {
 
     /// The records of one name in one zone: nearly always one type.
     private enum Types {
-        /// None: only while a slot is being replaced.
+        /// None: while a slot is being replaced, or a name the checkpoint has that is removed.
         case vacant
         case one(recordType: String, Slot)
         case many([String: Slot])
@@ -36,6 +41,29 @@ struct StoreIndex {
 
     private var byName: [NameInZone: Types] = [:]
     private var tokens: [String: (token: String, owner: String?, location: EntryLocation)] = [:]
+    /// The checkpoint the index was opened from, under ``byName``.
+    private(set) var checkpoint: IndexCheckpoint?
+
+    /// An empty index.
+    init() {}
+
+    /// The index that `checkpoint` holds.
+    init(checkpoint: IndexCheckpoint) {
+        self.checkpoint = checkpoint
+        count = checkpoint.recordCount
+        liveBytes = checkpoint.liveBytes
+        for token in checkpoint.tokens {
+            tokens[token.zone] = (token.token, token.owner, token.location)
+        }
+    }
+
+    /// The types of `nameKey` in the checkpoint, if it has any.
+    private func checkpointTypes(of nameKey: NameInZone) -> Types? {
+        guard let found = checkpoint?.records(named: nameKey.name, inZone: nameKey.zone), let first = found.first
+        else { return nil }
+        guard found.count > 1 else { return .one(recordType: first.recordType, first.slot) }
+        return .many(Dictionary(found, uniquingKeysWith: { _, last in last }))
+    }
 
     /// How many records the index holds.
     private(set) var count = 0
@@ -46,7 +74,7 @@ struct StoreIndex {
     /// The record of `key`.
     subscript(key: RecordKey) -> Slot? {
         get {
-            switch byName[key.nameInZone] {
+            switch byName[key.nameInZone] ?? checkpointTypes(of: key.nameInZone) {
             case .one(let recordType, let slot): recordType == key.recordType ? slot : nil
             case .many(let slots): slots[key.recordType]
             case .vacant, nil: nil
@@ -54,9 +82,15 @@ struct StoreIndex {
         }
         set {
             let nameKey = key.nameInZone
+            // A name the checkpoint has is copied here before it changes.
+            if checkpoint != nil, byName[nameKey] == nil, let inherited = checkpointTypes(of: nameKey) {
+                byName[nameKey] = inherited
+            }
             // One look-up of the name: the entry is found, or made, and changed in place.
             let old = Self.replace(key.recordType, with: newValue, in: &byName[nameKey, default: .vacant])
-            if newValue == nil, case .vacant = byName[nameKey] { byName[nameKey] = nil }
+            if newValue == nil, case .vacant = byName[nameKey], checkpointTypes(of: nameKey) == nil {
+                byName[nameKey] = nil
+            }
             if let old { account(removing: old) }
             if let newValue { account(adding: newValue) }
         }
@@ -108,7 +142,8 @@ struct StoreIndex {
 
     /// The records named `name` in `zone`, of any type.
     func records(named name: String, inZone zone: String) -> [(key: RecordKey, slot: Slot)] {
-        switch byName[NameInZone(zone: zone, name: name)] {
+        let nameKey = NameInZone(zone: zone, name: name)
+        return switch byName[nameKey] ?? checkpointTypes(of: nameKey) {
         case .one(let recordType, let slot):
             [(RecordKey(zone: zone, recordType: recordType, recordName: name), slot)]
         case .many(let slots):
@@ -135,7 +170,23 @@ struct StoreIndex {
                 break
             }
         }
+        checkpoint?.forEachRecord { key, slot in
+            if byName[key.nameInZone] == nil, include(key, slot) { found.append((key, slot)) }
+        }
         return found
+    }
+
+    /// The sync token of `zone`, with its owner and where it is in the journal.
+    func syncTokenEntry(forZone zone: String) -> IndexCheckpoint.Token? {
+        tokens[zone].map { IndexCheckpoint.Token(zone: zone, token: $0.token, owner: $0.owner, location: $0.location) }
+    }
+
+    /// Every zone's sync token, with its owner and where it is in the journal.
+    var syncTokens: [IndexCheckpoint.Token] {
+        tokens.map {
+            IndexCheckpoint.Token(
+                zone: $0.key, token: $0.value.token, owner: $0.value.owner, location: $0.value.location)
+        }
     }
 
     /// The sync token of `zone`.
@@ -178,6 +229,16 @@ struct StoreIndex {
             entries.append((.syncToken(zone: zone), token.location))
         }
         return entries
+    }
+
+    /// Forgets the checkpoint, once every record it holds is here: after compaction has moved
+    /// every live entry, the checkpoint holds nothing that is not here, or that is not removed.
+    mutating func forgetCheckpoint() {
+        guard checkpoint != nil else { return }
+        checkpoint = nil
+        byName = byName.filter {
+            if case .vacant = $0.value { false } else { true }
+        }
     }
 
     /// Moves an entry that compaction copied.

@@ -33,6 +33,15 @@ final class DiskFile: StoreFile {
         }
     }
 
+    /// The whole file mapped read-only, or `nil` when it is empty or mapping fails: then the
+    /// caller reads it instead.
+    func mapReadOnly() -> MappedFile? {
+        guard let descriptor = try? self.descriptor, let size = try? size(), size > 0 else { return nil }
+        let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0)
+        guard let address, address != MAP_FAILED else { return nil }
+        return MappedFile(bytes: UnsafeRawBufferPointer(start: address, count: size))
+    }
+
     func size() throws -> Int {
         let descriptor = try self.descriptor
         let end = lseek(descriptor, 0, SEEK_END)

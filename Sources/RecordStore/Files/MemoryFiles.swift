@@ -14,7 +14,12 @@ import Foundation
 /// It keeps two images, as a disk does for a power cut: what was written, and what was last
 /// flushed (``synchronize()``). ``loseUnflushedWrites()`` goes back to the second, so that tests
 /// show that every promise of durability rests on a flush.
+///
+/// Its calls may come from two threads at once, as a disk file's may: a commit's write with the
+/// store's lock held, and a flush for waiting commits without it (see ``GroupFlush``).
 final class MemoryFile: StoreFile {
+    /// Guards both images.
+    private let lock = NSLock()
     private var bytes: [UInt8] = []
     /// The bytes as of the last flush: what a power cut leaves.
     private var flushedBytes: [UInt8] = []
@@ -24,9 +29,11 @@ final class MemoryFile: StoreFile {
         self.path = path
     }
 
-    func size() throws -> Int { bytes.count }
+    func size() throws -> Int { lock.locked { bytes.count } }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
+        lock.lock()
+        defer { lock.unlock() }
         guard offset >= 0, offset <= bytes.count, bytes.count - offset >= buffer.count else {
             throw RecordStoreError.corruptJournal(
                 path: path, offset: offset, reason: "the file ends before the \(buffer.count) bytes to read")
@@ -37,6 +44,8 @@ final class MemoryFile: StoreFile {
     }
 
     func write(_ source: UnsafeRawBufferPointer, at offset: Int) throws {
+        lock.lock()
+        defer { lock.unlock() }
         guard offset >= 0 else { throw RecordStoreError.fileSystem(operation: "write", path: path, code: EINVAL) }
         if bytes.count < offset + source.count {
             bytes += [UInt8](repeating: 0, count: offset + source.count - bytes.count)
@@ -47,15 +56,17 @@ final class MemoryFile: StoreFile {
     }
 
     func synchronize() throws {
-        flushedBytes = bytes
+        lock.locked { flushedBytes = bytes }
     }
 
     /// Goes back to the bytes of the last flush, as a power cut does.
     func loseUnflushedWrites() {
-        bytes = flushedBytes
+        lock.locked { bytes = flushedBytes }
     }
 
     func truncate(to size: Int) throws {
+        lock.lock()
+        defer { lock.unlock() }
         if size < bytes.count {
             bytes.removeSubrange(max(size, 0)...)
         } else {

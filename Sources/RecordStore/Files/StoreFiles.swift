@@ -36,7 +36,35 @@ protocol StoreFile: AnyObject {
     func close()
 }
 
+/// A file's bytes mapped read-only into memory, unmapped when released.
+final class MappedFile {
+    let bytes: UnsafeRawBufferPointer
+
+    init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    deinit {
+        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+    }
+
+    /// Lets the system take back the pages read so far: they are read again from the file (from
+    /// its cache, mostly) when next used. What a checked checkpoint does, so that the memory the
+    /// open store keeps is what it uses.
+    func releaseResidentPages() {
+        if let base = bytes.baseAddress {
+            _ = madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_DONTNEED)
+        }
+    }
+}
+
 extension StoreFile {
+    /// The whole file mapped read-only into memory, or `nil` when it cannot be: a file in memory,
+    /// or one whose calls a test makes fail.
+    func mapped() throws -> MappedFile? {
+        (self as? DiskFile)?.mapReadOnly()
+    }
+
     /// The `count` bytes at `offset`.
     func read(count: Int, at offset: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

@@ -3,7 +3,7 @@ import Foundation
 /// The append-only journal: a file of checksummed frames, each the entries of one committed
 /// batch, made durable before a commit returns.
 ///
-/// The journal knows bytes, not records: it appends frames (``append(_:)``), reads an entry at
+/// The journal knows bytes, not records: it appends frames (``write(_:)``, made durable by ``flusher`` for several commits at once), reads an entry at
 /// its offset (``read(_:)``), copies the live entries into a new file when most of the file is
 /// dead (``rewrite(keeping:)``), and on opening checks every frame and hands each frame's
 /// entries to its caller, in the order they were committed.
@@ -34,9 +34,20 @@ final class Journal {
 
     private let directory: any StoreDirectory
     private var file: any StoreFile
-    private var salt: UInt64
+    /// The salt of the frames' checksums, new with each file: what tells the journal from a
+    /// rewrite of it.
+    private(set) var salt: UInt64
     /// The end of the last committed frame: where the next frame goes.
     private(set) var end: Int
+    /// Where the last committed frame starts: the header's frame in a journal without commits.
+    private(set) var lastFrameStart = Frame.fileHeaderSize
+    /// Where ``readFrames(recover:frame:)`` started: after the header, or where a checkpoint ends.
+    private(set) var firstFrameRead = 0
+    /// Flushes the frames written for the commits waiting on them, several at once.
+    let flusher: GroupFlush
+    /// The frames written and not known durable yet: each one's ticket, and the last frame's
+    /// start before it, to go back to if a flush fails.
+    private var unflushed: [(ticket: Int, previousLastFrameStart: Int)] = []
     /// The end of the file: from ``end`` on, zeros written ahead of the frames, so that a
     /// commit overwrites blocks the file already has, and its flush writes data alone — no
     /// change of the file's size, no file-system journal commit. It saves about a third of a
@@ -68,6 +79,7 @@ final class Journal {
                 openedSize = try existing.size()
                 allocatedEnd = openedSize
                 unread = scan
+                flusher = GroupFlush(file: existing, end: scan.end)
             } catch {
                 existing.close()
                 throw error
@@ -91,6 +103,7 @@ final class Journal {
             allocatedEnd = created.end
             openedSize = created.end
             self.header = header
+            flusher = GroupFlush(file: created.file, end: created.end)
         }
     }
 
@@ -105,22 +118,55 @@ final class Journal {
     func readFrames(recover: Bool, frame: ([OpenedEntry]) throws -> Void) throws -> OpenReport {
         guard var scan = unread else { return OpenReport() }
         unread = nil
+        firstFrameRead = scan.end
         let report = try scan.readFrames(recover: recover, frame: frame)
         end = scan.end
+        lastFrameStart = scan.lastFrameStart
         if report.cutTail != nil {
             try file.truncate(to: end)
             try file.synchronize()
             allocatedEnd = end
         }
+        flusher.replace(file: file, end: end)
         return report
     }
 
-    /// Appends a frame and returns once it is durable, with the offset where it starts.
+    /// Starts ``readFrames(recover:frame:)`` at `offset`, the end of a frame that an index
+    /// checkpoint covers, instead of after the header. Returns whether the journal reaches it:
+    /// when it does not, nothing changes.
+    func skipFrames(to offset: Int, lastFrameStart: Int) -> Bool {
+        unread?.skip(to: offset, lastFrameStart: lastFrameStart) ?? false
+    }
+
+    /// The header of the frame at `start`: its payload's length and checksum, when a whole
+    /// frame is there, its checksum matching its bytes; `nil` when not.
+    func frame(at start: Int) throws -> (payloadCount: Int, checksum: UInt32)? {
+        let size = try file.size()
+        guard start >= Frame.fileHeaderSize, start <= size - Frame.headerSize else { return nil }
+        let header = try file.read(count: Frame.headerSize, at: start)
+        guard header.prefix(4).elementsEqual(Frame.magic) else { return nil }
+        let (count, checksum) = header.withUnsafeBytes {
+            (
+                Int($0.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian),
+                $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian
+            )
+        }
+        guard count <= size - start - Frame.headerSize else { return nil }
+        let payload = try file.read(count: count, at: start + Frame.headerSize)
+        guard payload.withUnsafeBytes({ Frame.checksum(salt: salt, payload: $0) }) == checksum else { return nil }
+        return (count, checksum)
+    }
+
+    /// Appends a frame, not yet durable: returns where it starts, and the ticket that
+    /// ``flusher`` makes durable, with the frames of other commits written meanwhile.
     ///
-    /// On failure the file is cut back to its committed end, so that the store stays usable:
-    /// a full disk fails this commit, not the next one.
-    func append(_ frame: inout FrameBuilder) throws -> Int {
+    /// A failed write cuts the file back to its end before the frame, so that the store stays
+    /// usable: a full disk fails this commit, not the next one. A failed flush is dealt with
+    /// by ``cutOffUnflushed()``.
+    func write(_ frame: inout FrameBuilder) throws -> (start: Int, ticket: Int) {
         try settle()
+        let durable = flusher.durableState.ticket
+        unflushed.removeAll { $0.ticket <= durable }
         let payloadCount = frame.count - Frame.headerSize
         guard payloadCount <= Frame.maximumPayloadSize else {
             throw RecordStoreError.commitTooLarge(bytes: payloadCount, limit: Frame.maximumPayloadSize)
@@ -143,14 +189,38 @@ final class Journal {
                     allocatedEnd = frameEnd
                 }
             }
-            try file.synchronize()
         } catch {
             tailNeedsCutting = true
             try? settle()
             throw error
         }
         end = frameEnd
-        return start
+        let ticket = flusher.noteWritten(end: frameEnd)
+        unflushed.append((ticket, lastFrameStart))
+        lastFrameStart = start
+        return (start, ticket)
+    }
+
+    /// Makes every frame written durable, or throws why not.
+    func flushAll() throws {
+        try flusher.waitUntilDurable(flusher.lastTicket)
+    }
+
+    /// After a flush failed: goes back to the end of the last durable frame, cutting off the
+    /// frames after it, whose commits all fail. Their bytes are cut off the file now, or before
+    /// the next write when that fails too.
+    func cutOffUnflushed() {
+        guard flusher.hasFailed else { return }
+        flusher.waitUntilIdle()
+        let durable = flusher.durableState
+        if let first = unflushed.first(where: { $0.ticket > durable.ticket }) {
+            lastFrameStart = first.previousLastFrameStart
+        }
+        unflushed.removeAll()
+        end = durable.end
+        tailNeedsCutting = true
+        flusher.reset()
+        try? settle()
     }
 
     /// Writes `count` zeros at `offset`.
@@ -199,6 +269,9 @@ final class Journal {
     /// and the directory made durable: a crash at any point leaves either the old journal or
     /// the new one, whole.
     func rewrite(keeping live: [EntryLocation]) throws -> [EntryLocation] {
+        // What is copied must be durable where it is: a frame whose flush then failed would
+        // otherwise live on in the copy, its commit having failed.
+        try flushAll()
         try settle()
         let created = try Self.write(header: header, entries: live, from: file, in: directory)
         do {
@@ -213,7 +286,10 @@ final class Journal {
         file = created.file
         salt = created.salt
         end = created.end
+        lastFrameStart = created.lastFrameStart
         allocatedEnd = created.end
+        unflushed.removeAll()
+        flusher.replace(file: created.file, end: created.end)
         // The new journal is in place; if its rename cannot be made durable now, the next commit
         // tries again before it writes.
         do {
@@ -228,7 +304,7 @@ final class Journal {
     /// store's header, and the entries at `entries` of `source`.
     private static func write(
         header: [UInt8], entries: [EntryLocation], from source: (any StoreFile)?, in directory: any StoreDirectory
-    ) throws -> (file: any StoreFile, salt: UInt64, end: Int, locations: [EntryLocation]) {
+    ) throws -> (file: any StoreFile, salt: UInt64, end: Int, lastFrameStart: Int, locations: [EntryLocation]) {
         let file = try directory.createFile(named: compactingFileName)
         do {
             let salt = UInt64.random(in: 1...UInt64.max)
@@ -240,6 +316,7 @@ final class Journal {
             start.append(contentsOf: headerFrame.finish(salt: salt))
             try file.write(start.bytes, at: 0)
             var end = start.count
+            var lastFrameStart = Frame.fileHeaderSize
 
             var locations = entries
             if let source, !entries.isEmpty {
@@ -252,6 +329,7 @@ final class Journal {
                     for (index, relative) in placed {
                         locations[index].offset = end + relative
                     }
+                    lastFrameStart = end
                     end += bytes.count
                     frame = FrameBuilder(capacity: rewriteFrameSize)
                     placed.removeAll(keepingCapacity: true)
@@ -272,7 +350,7 @@ final class Journal {
                 if frame.entryCount > 0 { try flush() }
             }
             try file.synchronize()
-            return (file, salt, end, locations)
+            return (file, salt, end, lastFrameStart, locations)
         } catch {
             file.close()
             try? directory.removeFile(named: compactingFileName)
@@ -287,7 +365,9 @@ final class Journal {
     /// Lets go of the file, once more trying to cut off what a failed commit left past the end:
     /// left there, the commit that threw would be read back when the store opens again.
     func close() {
+        if (try? flushAll()) == nil { cutOffUnflushed() }
         try? settle()
+        flusher.waitUntilIdle()
         file.close()
     }
 }

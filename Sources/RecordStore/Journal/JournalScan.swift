@@ -11,6 +11,8 @@ struct JournalScan {
     /// Where the frames after the header start; after ``readFrames(recover:frame:)``, where the
     /// last whole frame ends.
     private(set) var end: Int
+    /// Where the last whole frame read starts: the header's frame until another is read.
+    private(set) var lastFrameStart = Frame.fileHeaderSize
     /// The checksums of spans of the file from the first damage on, for the search for whole
     /// frames after damage (see ``nextFrame(after:)``): made when a frame header is first met
     /// there, and kept for every later search, since they cover the rest of the file.
@@ -63,7 +65,16 @@ struct JournalScan {
         self.header = header
     }
 
-    /// Reads every frame after the header, handing each one's entries to `frame`.
+    /// Starts the frames to read at `offset`, when it is past the header and within the file.
+    mutating func skip(to offset: Int, lastFrameStart: Int) -> Bool {
+        guard offset >= end, offset <= window.fileSize, lastFrameStart < offset else { return false }
+        end = offset
+        self.lastFrameStart = lastFrameStart
+        return true
+    }
+
+    /// Reads every frame after the header (or after ``skip(to:)``'s offset), handing each one's
+    /// entries to `frame`.
     mutating func readFrames(
         recover: Bool, frame: ([Journal.OpenedEntry]) throws -> Void
     ) throws -> Journal.OpenReport {
@@ -86,6 +97,7 @@ struct JournalScan {
                         }
                         try frame(entries)
                     }
+                    lastFrameStart = offset
                     offset = payloadStart + payloadCount
                     end = offset
                     continue

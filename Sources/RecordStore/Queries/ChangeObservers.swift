@@ -4,7 +4,8 @@ import Foundation
 /// feeds.
 ///
 /// The store publishes each commit once it is durable, with its lock held, so that changes reach
-/// each observer in the order of the commits; publishing only appends to each stream's buffer,
+/// each observer in the order they became durable (commits that share a flush, in the order their
+/// writers return; each observer re-reads what it shows); publishing only appends to each stream's buffer,
 /// and never waits for a reader. A stream whose reader goes away (its task cancelled, the stream
 /// released) removes its observer. The observers have their own lock, as a stream ends from any
 /// thread.

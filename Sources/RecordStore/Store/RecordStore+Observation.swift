@@ -111,10 +111,4 @@ extension RecordStore {
         changes.records.compactMap { $0.entry != nil || engine.index[$0.key] != nil ? $0.key : nil }
     }
 
-    /// What follows a durable commit that wrote `keys`, with the lock held: the indexes note them,
-    /// and the observers receive them.
-    func didCommit(_ keys: [RecordKey]) {
-        indexes.noteChanged(keys)
-        observers.publish(keys)
-    }
 }

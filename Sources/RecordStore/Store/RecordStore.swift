@@ -100,6 +100,12 @@ public final class RecordStore: @unchecked Sendable {
         /// Failures to inject into writes, for tests.
         package var faults: StoreFaults?
 
+        /// The journal's size under which the store writes no index checkpoint, for tests.
+        package var checkpointThreshold = CheckpointSchedule.defaultThreshold
+
+        /// The journal's growth after which a commit writes an index checkpoint, for tests.
+        package var checkpointInterval = CheckpointSchedule.defaultInterval
+
         /// The default options: no cipher, the default coders.
         public init() {}
     }
@@ -121,6 +127,9 @@ public final class RecordStore: @unchecked Sendable {
 
     /// What opening the store found: a commit cut short, damaged frames skipped.
     public let openReport: OpenReport
+
+    /// How opening built the store's index: from its checkpoint, or from the whole journal.
+    public let checkpointReport: CheckpointReport
 
     private let lock = NSRecursiveLock()
     /// The engine; `nil` once closed. Only touched with `lock` held.
@@ -163,10 +172,13 @@ public final class RecordStore: @unchecked Sendable {
         do {
             let engine = try StoreEngine(
                 directory: storeDirectory, cipher: options.cipher, recover: options.recoversDamagedFrames,
-                compactionThreshold: options.compactionThreshold)
+                compactionThreshold: options.compactionThreshold,
+                checkpoints: CheckpointSchedule(
+                    threshold: options.checkpointThreshold, interval: options.checkpointInterval))
             self.engine = engine
             openReport = OpenReport(
                 discardedTail: engine.openReport.cutTail, skippedFrames: engine.openReport.skipped)
+            checkpointReport = CheckpointReport(engine.opening)
         } catch {
             storeDirectory.unlock()
             throw error
@@ -199,10 +211,12 @@ public final class RecordStore: @unchecked Sendable {
 
     // MARK: Access to the engine
 
-    /// Runs `body` with the engine, the lock held.
+    /// Runs `body` with the engine, the lock held. A flush that failed since the last call is
+    /// dealt with first (see `StoreEngine+GroupCommit`), unless a write's closure is running.
     func withEngine<Result>(_ body: (StoreEngine) throws -> Result) throws -> Result {
         try lock.locked {
             guard let engine else { throw RecordStoreError.closed(path: storeDirectory.path) }
+            if !isWriting { engine.recoverFromFailedFlush() }
             return try body(engine)
         }
     }
@@ -212,14 +226,44 @@ public final class RecordStore: @unchecked Sendable {
         try withEngine { try body(Batch(engine: $0, options: options)) }
     }
 
-    /// Runs `body` with a batch, the lock held, and commits what it staged as one frame.
+    /// Runs `body` with a batch, the lock held, and commits what it staged as one frame. The
+    /// frame is written with the lock held, and its flush awaited without it, so that the
+    /// commits of other threads share the flush (see ``GroupFlush``).
     func withBatch<Result>(_ body: (inout Batch) throws -> Result) throws -> Result {
-        try withEngine { try commitBatch(on: $0, body) }
+        var written: (engine: StoreEngine, ticket: Int)?
+        let (result, keys) = try withEngine { engine in
+            try stageBatch(on: engine, body) { changes in
+                written = try engine.commitDeferringFlush(changes).map { (engine, $0) }
+            }
+        }
+        if let (engine, ticket) = written {
+            do {
+                try engine.finishCommit(ticket)
+            } catch {
+                // Unless the store was closed meanwhile: closing recovered, with the file open.
+                lock.locked { if self.engine === engine { engine.recoverFromFailedFlush() } }
+                throw error
+            }
+        }
+        // Durable now. Commits that shared a flush are published in the order their writers
+        // get here, each with a number of its own.
+        lock.locked { observers.publish(keys) }
+        return result
     }
 
-    /// Runs `body` with a batch on `engine`, and commits what it staged as one frame. The caller
-    /// holds the lock, and may do more under it after the commit.
+    /// Runs `body` with a batch on `engine`, and commits what it staged as one frame, durably.
+    /// The caller holds the lock, and may do more under it after the commit.
     func commitBatch<Result>(on engine: StoreEngine, _ body: (inout Batch) throws -> Result) throws -> Result {
+        let (result, written) = try stageBatch(on: engine, body) { try engine.commit($0) }
+        observers.publish(written)
+        return result
+    }
+
+    /// Runs `body` with a batch on `engine`, and hands what it staged to `commit`.
+    /// Returns what `body` returned and the keys the commit wrote, for the observers.
+    private func stageBatch<Result>(
+        on engine: StoreEngine, _ body: (inout Batch) throws -> Result, commit: (StoreEngine.Commit) throws -> Void
+    ) throws -> (Result, [RecordKey]) {
         guard !isWriting else { throw RecordStoreError.nestedWrite }
         isWriting = true
         defer {
@@ -229,9 +273,12 @@ public final class RecordStore: @unchecked Sendable {
         var batch = Batch(engine: engine, options: options)
         let result = try body(&batch)
         let written = Self.keysWritten(by: batch.changes, in: engine)
-        try engine.commit(batch.changes)
-        didCommit(written)
-        return result
+        try commit(batch.changes)
+        // The engine's index shows the commit from here on, durable or not yet: the secondary
+        // indexes must re-read its records at their next use (a failed flush undoes the commit,
+        // and a re-read then finds it gone). Observers hear of it only once it is durable.
+        indexes.noteChanged(written)
+        return (result, written)
     }
 
     /// Makes several changes at once: they are committed together when `body` returns, in one

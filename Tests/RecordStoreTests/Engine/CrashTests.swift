@@ -84,6 +84,7 @@ struct CrashTests {
         // How often a kill cut a frame short, or a compaction: the moments this test is for.
         var killedInFrame = 0
         var killedInCompaction = 0
+        var openedFromCheckpoint = 0
         for _ in 0..<directories {
             try withStoreDirectory { directory in
                 // The last commit known to be in the store.
@@ -114,6 +115,7 @@ struct CrashTests {
                         "\(mode), seed \(seed), kill \(kill): the store holds neither commit \(last) nor \(last + 1)")
                     if contents == withNext { last += 1 }
                     if store.openReport.discardedTail != nil { killedInFrame += 1 }
+                    if store.checkpointReport.usedCheckpoint { openedFromCheckpoint += 1 }
                     store.close()
                 }
                 #expect(last >= 0, "the child never committed")
@@ -121,6 +123,7 @@ struct CrashTests {
         }
         #expect(killedInFrame > 0, "no kill landed inside a frame")
         if compacting { #expect(killedInCompaction > 0, "no kill landed inside a compaction") }
+        if mode == "checkpoint" { #expect(openedFromCheckpoint > 0, "no reopening used a checkpoint") }
     }
 
     @Test("Killed while writing, hundreds of times: no acknowledged commit lost, none half there")
@@ -131,6 +134,55 @@ struct CrashTests {
     @Test("Killed while writing and compacting, hundreds of times: the same")
     func killedWhileCompacting() throws {
         try crashRepeatedly(mode: "compact", directories: 8, kills: 16, seed: 0xC0FFEE)
+    }
+
+    @Test("Killed while writing checkpoints every few commits, hundreds of times: the same")
+    func killedWhileCheckpointing() throws {
+        try crashRepeatedly(mode: "checkpoint", directories: 4, kills: 16, seed: 0xC4EC)
+    }
+
+    @Test("Killed while eight threads commit at once, sharing flushes: no acknowledged commit lost, none half there")
+    func killedWhileWritingConcurrently() throws {
+        var random = SplitMix64(seed: 0x8_7EAD)
+        var killedInFrame = 0
+        for _ in 0..<4 {
+            try withStoreDirectory { directory in
+                // Each thread's last commit known to be in the store.
+                var last = [Int](repeating: -1, count: ConcurrentCrashWorkload.threads)
+                for kill in 0..<12 {
+                    let (process, output) = try Self.start(directory, mode: "concurrent")
+                    var read = Self.waitUntilReady(output)
+                    if kill % 3 == 1 { read = Self.waitUntilCommitted(output, after: read) }
+                    usleep(UInt32.random(in: 0...50_000, using: &random))
+                    Foundation.kill(process.processIdentifier, SIGKILL)
+                    process.waitUntilExit()
+                    let text = String(
+                        decoding: read + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    for line in text.split(separator: "\n").dropFirst() {
+                        let fields = line.split(separator: " ").compactMap { Int($0) }
+                        guard fields.count == 2, fields[0] < last.count else { continue }
+                        last[fields[0]] = max(last[fields[0]], fields[1])
+                    }
+                    let store = try RecordStore(directory: directory)
+                    let contents = try ConcurrentCrashWorkload.contents(of: store)
+                    for thread in 0..<ConcurrentCrashWorkload.threads {
+                        let found = contents[thread] ?? ConcurrentCrashWorkload.ThreadContents()
+                        let acknowledged = ConcurrentCrashWorkload.state(after: last[thread])
+                        let withNext = ConcurrentCrashWorkload.state(after: last[thread] + 1)
+                        #expect(
+                            found == acknowledged || found == withNext,
+                            "kill \(kill), thread \(thread): acknowledged through \(last[thread]), found \(found.hot ?? -1)"
+                        )
+                        if found == withNext { last[thread] += 1 }
+                    }
+                    if store.openReport.discardedTail != nil { killedInFrame += 1 }
+                    store.close()
+                }
+                // Kills come early: a thread may not have had its turn yet, but most have.
+                #expect(last.filter { $0 >= 0 }.count >= ConcurrentCrashWorkload.threads / 2, "\(last)")
+            }
+        }
+        #expect(killedInFrame > 0, "no kill landed inside a frame")
     }
 
     @Test("A store open in another process is refused, until that process dies")

@@ -18,6 +18,8 @@ final class SQLiteStore {
         guard sqlite3_open(path, &database) == SQLITE_OK else { throw failure("open") }
         try execute("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = FULL")
+        // Writers on other connections wait their turn, as SQLite serialises them.
+        try execute("PRAGMA busy_timeout = 60000")
         try execute(
             """
             CREATE TABLE IF NOT EXISTS records (

@@ -11,7 +11,7 @@ import RecordCodable
 //     swift run -c release --package-path Benchmarks/StoreBenchmark store-benchmark --only query
 
 let quick = CommandLine.arguments.contains("--quick")
-/// `--only NAME` runs one section: basic, chain, query, observation or reopen.
+/// `--only NAME` runs one section: basic, writers, chain, query, observation or reopen.
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
     CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
 }
@@ -210,6 +210,92 @@ if selected("basic") {
     }
 }
 
+// Eight writers at once, each committing one record at a time and waiting for it to be durable:
+// RecordStore's writers share flushes (group commit); SQLite's, on a connection each, take the
+// write lock in turn. Each writer is a thread of its own: the store's calls block, and a blocked
+// task would hold one of the few threads of Swift's cooperative pool (two on this machine).
+// The time is the run's wall time divided by all the commits: the inverse of commits a second.
+func concurrently(_ writers: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for writer in 0..<writers {
+        group.enter()
+        Thread.detachNewThread {
+            body(writer)
+            group.leave()
+        }
+    }
+    group.wait()
+}
+
+/// The first error of the writers' commits.
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [any Error] = []
+    func note(_ error: any Error) { lock.withLock { errors.append(error) } }
+    var first: (any Error)? { lock.withLock { errors.first } }
+}
+
+/// SQLite connections, one a writer: each is used by its writer's thread alone.
+final class Connections: @unchecked Sendable {
+    let all: [SQLiteStore]
+    init(_ all: [SQLiteStore]) { self.all = all }
+}
+
+if selected("writers") {
+    try withDirectory { directory in
+        let writers = 8
+        let perWriter = quick ? 25 : 100
+        let store = try RecordStore(directory: directory.appendingPathComponent("store"))
+        let sqlitePath = directory.appendingPathComponent("sqlite.db").path
+        let connections = try (0..<writers).map { _ in try SQLiteStore(path: sqlitePath) }
+        let records = try (0..<writers * perWriter).map { try row(record($0)) }
+        let failures = Failures()
+        let storeConcurrent = measure(operations: writers * perWriter) {
+            concurrently(writers) { writer in
+                for index in 0..<perWriter {
+                    let row = records[writer * perWriter + index]
+                    do {
+                        try store.save(encodedRecords: [
+                            (RecordKey(recordType: row.type, recordName: row.name), row.json)
+                        ])
+                    } catch {
+                        failures.note(error)
+                    }
+                }
+            }
+        }
+        let shared = Connections(connections)
+        let sqliteConcurrent = measure(operations: writers * perWriter) {
+            concurrently(writers) { writer in
+                for index in 0..<perWriter {
+                    do {
+                        try shared.all[writer].save([records[writer * perWriter + index]])
+                    } catch {
+                        failures.note(error)
+                    }
+                }
+            }
+        }
+        // SQLite at its best with eight writers: one connection, the writers taking turns on a
+        // lock, so that none waits in SQLite's busy handler, which sleeps.
+        let turns = NSLock()
+        let sqliteSerialised = measure(operations: writers * perWriter) {
+            concurrently(writers) { writer in
+                for index in 0..<perWriter {
+                    do {
+                        try turns.withLock { try shared.all[0].save([records[writer * perWriter + index]]) }
+                    } catch {
+                        failures.note(error)
+                    }
+                }
+            }
+        }
+        if let failed = failures.first { say("a concurrent commit failed: \(failed)") }
+        row("8 writers' durable commits, per commit", storeConcurrent, sqliteSerialised, target: "≤ 0.33× (3× as many)")
+        row("  SQLite on a connection a writer", storeConcurrent, sqliteConcurrent, target: "")
+    }
+}
+
 // Models chained by references, each naming the next, as the server sent them: the store follows
 // every reference to gather a model's links, plain ones too, so a chain is the worst case of that
 // walk. Its cost per model should not grow with the chain's length.
@@ -335,20 +421,117 @@ if selected("observation") {
     }
 }
 
-// Reopening a store of many records: the journal read and checked, the index built.
-if selected("reopen") {
+// Reopening a store of many small records: its index checkpoint read and checked, the journal
+// after it replayed; beside it, the same store opened with its checkpoint removed (the journal
+// read whole, as before checkpoints), and SQLite opening the same rows. Then the memory each
+// keeps for the open store: the growth of the process's own resident memory (its heap, not the
+// pages of the files it maps) from before opening to
+// after a thousand point reads.
+func smallRecord(_ number: Int) -> (key: RecordKey, json: Data) {
+    let name = "n\(number)"
+    let json = Data(
+        #"{"recordName":"\#(name)","recordType":"Note","fields":{"title":{"value":"Note \#(number)"}}}"#.utf8)
+    return (RecordKey(recordType: "Note", recordName: name), json)
+}
+
+/// The process's own resident memory in bytes (`RssAnon` in /proc/self/status): its heap, not
+/// the pages of files it maps, which the system shares with its file cache and takes back at will;
+/// `nil` where there is no such file.
+func residentBytes() -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("RssAnon:") {
+        let fields = line.split(separator: " ")
+        guard fields.count > 1, let kilobytes = Int(fields[1]) else { return nil }
+        return kilobytes * 1024
+    }
+    return nil
+}
+
+func megabytes(_ bytes: Int?) -> String {
+    bytes.map { String(format: "%.1f MB", Double($0) / 1_048_576) } ?? "n/a"
+}
+
+/// The median time of `rounds` runs of `open`, not counting what closing costs after it.
+func medianOpening(rounds: Int, _ open: () throws -> AnyObject) rethrows -> Double {
+    var samples: [Double] = []
+    for _ in 0..<rounds {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let opened = try open()
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start))
+        withExtendedLifetime(opened) {}
+    }
+    return samples.sorted()[samples.count / 2]
+}
+
+for count in quick ? [10_000, 100_000] : [100_000, 1_000_000] where selected("reopen") {
     try withDirectory { directory in
         let url = directory.appendingPathComponent("store")
+        let sqlitePath = directory.appendingPathComponent("sqlite.db").path
         do {
             let store = try RecordStore(directory: url)
-            for start in stride(from: 0, to: reopenCount, by: 1_000) {
-                try store.save(contentsOf: (start..<min(start + 1_000, reopenCount)).map(record))
+            let sqlite = try SQLiteStore(path: sqlitePath)
+            for start in stride(from: 0, to: count, by: 10_000) {
+                let records = (start..<min(start + 10_000, count)).map(smallRecord)
+                try store.save(encodedRecords: records)
+                try sqlite.save(
+                    records.map { (RecordStore.defaultZone, $0.key.recordType, $0.key.recordName, $0.json) })
             }
         }
-        let reopen = try measure(operations: 1) {
-            let store = try RecordStore(directory: url)
-            if try store.count != reopenCount { say("reopened \(try store.count) records, not \(reopenCount)") }
+        var checksum = 0
+        func readSome(_ store: RecordStore) throws {
+            for index in 0..<1_000 {
+                checksum &+= try store.recordJSON(for: smallRecord((index &* 7919) % count).key)?.count ?? 0
+            }
         }
-        row("reopen a store of \(reopenCount) records", reopen, nil, target: "≤ 150 ms for 100,000")
+        let fromCheckpoint = try medianOpening(rounds: rounds) {
+            let store = try RecordStore(directory: url)
+            if !store.checkpointReport.usedCheckpoint { say("the store did not open from its checkpoint") }
+            if try store.count != count { say("reopened \(try store.count) records, not \(count)") }
+            return store
+        }
+        let sqliteOpen = try medianOpening(rounds: rounds) {
+            let sqlite = try SQLiteStore(path: sqlitePath)
+            checksum &+= try sqlite.json(zone: RecordStore.defaultZone, type: "Note", name: "n1")?.count ?? 0
+            return sqlite
+        }
+        row("reopen a store of \(count) records", fromCheckpoint, sqliteOpen, target: "≤ 50 ms for 1,000,000")
+        let checkpoint = url.appendingPathComponent("records.checkpoint")
+        let wholeJournal = try medianOpening(rounds: quick ? 1 : 3) {
+            try FileManager.default.removeItem(at: checkpoint)
+            return try RecordStore(directory: url)
+        }
+        row("  the same without its checkpoint", wholeJournal, nil, target: "")
+
+        let before = residentBytes()
+        let store = try RecordStore(directory: url)
+        let storeOpened = residentBytes().flatMap { after in before.map { after - $0 } }
+        try readSome(store)
+        let storeMemory = residentBytes().flatMap { after in before.map { after - $0 } }
+        store.close()
+        let sqliteBefore = residentBytes()
+        let sqlite = try SQLiteStore(path: sqlitePath)
+        for index in 0..<1_000 {
+            let key = smallRecord((index &* 7919) % count).key
+            checksum &+= try sqlite.json(zone: key.zone, type: key.recordType, name: key.recordName)?.count ?? 0
+        }
+        let sqliteMemory = residentBytes().flatMap { after in sqliteBefore.map { after - $0 } }
+        withExtendedLifetime(sqlite) {}
+        let mapped = (try? FileManager.default.attributesOfItem(atPath: checkpoint.path)[.size] as? Int) ?? nil
+        say(
+            "  checkpoint file, mapped (file cache)".padding(toLength: 44, withPad: " ", startingAt: 0)
+                + " \(megabytes(mapped).leftPadded(12))")
+        say(
+            "  memory once opened".padding(toLength: 44, withPad: " ", startingAt: 0)
+                + " \(megabytes(storeOpened).leftPadded(12))")
+        say(
+            "  memory after 1,000 point reads".padding(toLength: 44, withPad: " ", startingAt: 0)
+                + " \(megabytes(storeMemory).leftPadded(12))  \(megabytes(sqliteMemory).leftPadded(12))")
+        if checksum == 42 { say("") }
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - count)) + self
     }
 }
