@@ -51,6 +51,16 @@ struct JSONBytesWriter {
         put(upTo: JSONText.bound(of: string)) { JSONText.put(string, escapingSlashes: escapingSlashes, into: &$0) }
     }
 
+    /// Writes an array of strings, each quoted and escaped.
+    mutating func write(strings: [String]) {
+        beginArray()
+        for (index, string) in strings.enumerated() {
+            nextElement(first: index == 0)
+            write(string)
+        }
+        endArray(empty: strings.isEmpty)
+    }
+
     /// Appends ASCII text as it is.
     mutating func append(_ text: String) {
         put(upTo: text.utf8.count) { JSONText.putASCII(text, into: &$0) }
