@@ -151,8 +151,15 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
         writer.beginArray()
         for (index, operation) in operations.enumerated() {
             writer.nextElement(first: index == 0)
+            let start = writer.count
             try operation.write(
                 to: &writer, at: path() + [AnyCodingKey(stringValue: "operations"), AnyCodingKey(index: index)])
+            // The records of a request are most often alike: room for as many more as the first
+            // took, and one spare, is made at once.
+            if index == 0 {
+                let (more, overflow) = (writer.count - start).multipliedReportingOverflow(by: operations.count)
+                if !overflow { writer.reserve(more: more) }
+            }
         }
         writer.endArray(empty: operations.isEmpty)
         if let zoneID = try effectiveZoneID(at: path()) {
