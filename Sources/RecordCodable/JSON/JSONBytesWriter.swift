@@ -32,6 +32,16 @@ struct JSONBytesWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// How many bytes are written.
+    var count: Int { bytes.count }
+
+    /// Makes room for `count` more bytes at once, for a caller that can tell about how many
+    /// follow: the output is then sized once rather than doubled again and again, each time copied.
+    mutating func reserve(more count: Int) {
+        let (total, overflow) = bytes.count.addingReportingOverflow(count)
+        if !overflow { bytes.reserveCapacity(total) }
+    }
+
     // MARK: Values
 
     /// Writes an integer in decimal.
@@ -49,6 +59,16 @@ struct JSONBytesWriter {
     mutating func write(_ string: String) {
         let escapingSlashes = escapesSlashes
         put(upTo: JSONText.bound(of: string)) { JSONText.put(string, escapingSlashes: escapingSlashes, into: &$0) }
+    }
+
+    /// Writes an array of strings, each quoted and escaped.
+    mutating func write(strings: [String]) {
+        beginArray()
+        for (index, string) in strings.enumerated() {
+            nextElement(first: index == 0)
+            write(string)
+        }
+        endArray(empty: strings.isEmpty)
     }
 
     /// Appends ASCII text as it is.

@@ -109,10 +109,44 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
     }
 
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON {
+        var object: [String: WireJSON] = [
+            "operationType": .string(operationType.rawValue),
+            "record": .object(try recordObject(at: path)),
+        ]
+        object.set("desiredKeys", desiredKeys.map { .array($0.map(WireJSON.string)) })
+        return .object(object)
+    }
+
+    /// Writes the operation as ``wireJSON(at:)`` builds it, its keys in their sorted order
+    /// (`desiredKeys`, `operationType`, `record`), with no dictionary of its own.
+    func write(to writer: inout JSONBytesWriter, at path: @autoclosure () -> [any CodingKey]) throws {
+        let record = try recordObject(at: path(), defersCommonFields: true)
+        writer.beginObject()
+        if let desiredKeys {
+            writer.writeKey("desiredKeys", first: true)
+            writer.write(strings: desiredKeys)
+        }
+        writer.writeKey("operationType", first: desiredKeys == nil)
+        writer.write(operationType.rawValue)
+        writer.writeKey("record", first: false)
+        try writer.write(.object(record), at: path() + [AnyCodingKey(stringValue: "record")])
+        writer.endObject(empty: false)
+    }
+
+    /// The members of the operation's `record` object, after refusing an operation the server
+    /// would misapply.
+    ///
+    /// - Parameters:
+    ///   - path: The coding path of the operation, built only for an error.
+    ///   - defersCommonFields: Whether the record's common fields are left as values, for
+    ///     ``JSONBytesWriter`` (``WireRecord/object(for:at:as:defersCommonFields:)``).
+    private func recordObject(
+        at path: @autoclosure () -> [any CodingKey], defersCommonFields: Bool = WireRecord.defersCommonFields
+    ) throws -> [String: WireJSON] {
         // Only a create lets the server name the record; any other operation needs its name.
         if record.recordName.isEmpty && operationType != .create {
             throw EncodingError.invalid(
-                record, at: path + [AnyCodingKey(stringValue: "record"), AnyCodingKey(stringValue: "recordName")],
+                record, at: path() + [AnyCodingKey(stringValue: "record"), AnyCodingKey(stringValue: "recordName")],
                 "A record without a name can only be created, for the server to name it; \(operationType.rawValue) "
                     + "needs the name of the record it changes.")
         }
@@ -120,29 +154,21 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
         if operationType.createsRecord && operationType != .create && !record.unreadFields.isEmpty {
             let names = record.unreadFields.sorted().joined(separator: ", ")
             throw EncodingError.invalid(
-                record, at: path + [AnyCodingKey(stringValue: "record")],
+                record, at: path() + [AnyCodingKey(stringValue: "record")],
                 "Record '\(record.recordName)' was read without its fields \(names), which a \(operationType.rawValue) "
                     + "would clear on the server: save it with an update, which leaves them as they are.")
         }
-        let recordObject: [String: WireJSON]
-        if operationType.isDelete {
-            // A delete names the record, with the change tag the server checks for `delete`.
-            var named: [String: WireJSON] = ["recordName": .string(record.recordName)]
-            if operationType == .delete {
-                named.set("recordChangeTag", record.metadata?.changeTag.map(WireJSON.string))
-            }
-            recordObject = named
-        } else {
-            recordObject = try WireRecord.object(
-                for: record, at: path + [AnyCodingKey(stringValue: "record")],
-                as: .saved(typeRequired: operationType.createsRecord))
+        guard operationType.isDelete else {
+            return try WireRecord.object(
+                for: record, at: path() + [AnyCodingKey(stringValue: "record")],
+                as: .saved(typeRequired: operationType.createsRecord), defersCommonFields: defersCommonFields)
         }
-        var object: [String: WireJSON] = [
-            "operationType": .string(operationType.rawValue),
-            "record": .object(recordObject),
-        ]
-        object.set("desiredKeys", desiredKeys.map { .array($0.map(WireJSON.string)) })
-        return .object(object)
+        // A delete names the record, with the change tag the server checks for `delete`.
+        var named: [String: WireJSON] = ["recordName": .string(record.recordName)]
+        if operationType == .delete {
+            named.set("recordChangeTag", record.metadata?.changeTag.map(WireJSON.string))
+        }
+        return named
     }
 
     init(wire reader: WireReader) throws {

@@ -133,6 +133,42 @@ public struct RecordsModifyRequest: Hashable, Sendable, Codable, WireCodable {
         return .object(object)
     }
 
+    /// Writes the request as ``wireJSON(at:)`` builds it, its keys in their sorted order
+    /// (`atomic`, `desiredKeys`, `operations`, `zoneID`), each operation straight to the bytes: a
+    /// record in a request costs what it costs alone. The operations are checked, and fail, in
+    /// order, before the records' zones are, as in `wireJSON(at:)`.
+    func write(to writer: inout JSONBytesWriter, at path: @autoclosure () -> [any CodingKey]) throws {
+        writer.beginObject()
+        if let atomic {
+            writer.writeKey("atomic", first: true)
+            writer.append(atomic ? "true" : "false")
+        }
+        if let desiredKeys {
+            writer.writeKey("desiredKeys", first: atomic == nil)
+            writer.write(strings: desiredKeys)
+        }
+        writer.writeKey("operations", first: atomic == nil && desiredKeys == nil)
+        writer.beginArray()
+        for (index, operation) in operations.enumerated() {
+            writer.nextElement(first: index == 0)
+            let start = writer.count
+            try operation.write(
+                to: &writer, at: path() + [AnyCodingKey(stringValue: "operations"), AnyCodingKey(index: index)])
+            // The records of a request are most often alike: room for as many more as the first
+            // took, and one spare, is made at once.
+            if index == 0 {
+                let (more, overflow) = (writer.count - start).multipliedReportingOverflow(by: operations.count)
+                if !overflow { writer.reserve(more: more) }
+            }
+        }
+        writer.endArray(empty: operations.isEmpty)
+        if let zoneID = try effectiveZoneID(at: path()) {
+            writer.writeKey("zoneID", first: false)
+            try writer.write(WireField.zoneID(zoneID), at: path() + [AnyCodingKey(stringValue: "zoneID")])
+        }
+        writer.endObject(empty: false)
+    }
+
     init(wire reader: WireReader) throws {
         operations = try reader.member("operations").mapElements(RecordOperation.init(wire:))
         zoneID = try reader.optionalMember("zoneID").map { try WireField.zoneID(from: $0) }

@@ -79,7 +79,8 @@ enum WireRecord {
     ///   either way. The default is ``defersCommonFields``, which ``RecordJSONEncoder`` sets while
     ///   it builds a body.
     static func object(
-        for record: Record, at path: [any CodingKey], as form: Form, defersCommonFields: Bool = defersCommonFields
+        for record: Record, at path: @autoclosure () -> [any CodingKey], as form: Form,
+        defersCommonFields: Bool = defersCommonFields
     ) throws -> [String: WireJSON] {
         var object: [String: WireJSON] = [:]
         switch form {
@@ -93,7 +94,7 @@ enum WireRecord {
                 object["recordType"] = .string(record.recordType)
             } else if typeRequired {
                 throw EncodingError.invalid(
-                    record.recordType, at: path + [AnyCodingKey(stringValue: "recordType")],
+                    record.recordType, at: path() + [AnyCodingKey(stringValue: "recordType")],
                     "Record '\(record.recordName)' has no record type, which the server needs to save it.")
             }
         }
@@ -102,7 +103,7 @@ enum WireRecord {
         for (name, value) in record.fields {
             // Built only for an error.
             func fieldPath() -> [any CodingKey] {
-                path + [AnyCodingKey(stringValue: "fields"), AnyCodingKey(stringValue: name)]
+                path() + [AnyCodingKey(stringValue: "fields"), AnyCodingKey(stringValue: name)]
             }
             if case .saved = form { try requireUploaded(value, of: record, field: name, at: fieldPath()) }
             if defersCommonFields, DeferredFields.writesStraight(value, named: name, encrypted: encrypted) { continue }
@@ -114,7 +115,7 @@ enum WireRecord {
         for name in record.clearedFields {
             let json = try WireField.clearedObject(
                 typeName: record.fieldTypeHints[name], encrypted: encrypted.contains(name),
-                at: path + [AnyCodingKey(stringValue: "fields"), AnyCodingKey(stringValue: name)])
+                at: path() + [AnyCodingKey(stringValue: "fields"), AnyCodingKey(stringValue: name)])
             if defersCommonFields { cleared[name] = json } else { fields[name] = json }
         }
         if defersCommonFields {
@@ -131,8 +132,8 @@ enum WireRecord {
         if let metadata = record.metadata {
             object.set("recordChangeTag", metadata.changeTag.map(WireJSON.string))
             if case .stored = form {
-                object.set("created", try metadata.created.map { try stamp($0, at: path, key: "created") })
-                object.set("modified", try metadata.modified.map { try stamp($0, at: path, key: "modified") })
+                object.set("created", try metadata.created.map { try stamp($0, at: path(), key: "created") })
+                object.set("modified", try metadata.modified.map { try stamp($0, at: path(), key: "modified") })
                 object.set("zoneID", metadata.zoneID.map { WireField.zoneID($0) })
                 if metadata.deleted { object["deleted"] = .bool(true) }
                 object.set("share", metadata.share.map(WireField.reference))
@@ -204,13 +205,15 @@ enum WireRecord {
     private static func requireUploaded(
         _ value: RecordValue, of record: Record, field: String, at path: @autoclosure () -> [any CodingKey]
     ) throws {
-        let assets: [RecordAsset]
+        // Most values hold no asset: they are looked through without an array of their assets.
+        let elements: [RecordValue]
         switch value {
-        case .asset(let asset): assets = [asset]
-        case .list(let elements): assets = elements.compactMap { if case .asset(let asset) = $0 { asset } else { nil } }
+        case .asset: elements = [value]
+        case .list(let list): elements = list
         default: return
         }
-        for asset in assets where !asset.isKnownToServer {
+        for element in elements {
+            guard case .asset(let asset) = element, !asset.isKnownToServer else { continue }
             let file = asset.fileURL.map { " (\($0.path))" } ?? ""
             throw EncodingError.invalid(
                 asset, at: path(),
@@ -220,11 +223,12 @@ enum WireRecord {
         }
     }
 
-    private static func stamp(_ stamp: RecordMetadata.Stamp, at path: [any CodingKey], key: String) throws
-        -> WireJSON
-    {
-        let timestampPath = path + [AnyCodingKey(stringValue: key), AnyCodingKey(stringValue: "timestamp")]
-        var object: [String: WireJSON] = ["timestamp": try WireField.milliseconds(stamp.timestamp, at: timestampPath)]
+    private static func stamp(
+        _ stamp: RecordMetadata.Stamp, at path: @autoclosure () -> [any CodingKey], key: String
+    ) throws -> WireJSON {
+        let timestamp = try WireField.milliseconds(
+            stamp.timestamp, at: path() + [AnyCodingKey(stringValue: key), AnyCodingKey(stringValue: "timestamp")])
+        var object: [String: WireJSON] = ["timestamp": timestamp]
         object.set("userRecordName", stamp.userRecordName.map(WireJSON.string))
         object.set("deviceID", stamp.deviceID.map(WireJSON.string))
         return .object(object)

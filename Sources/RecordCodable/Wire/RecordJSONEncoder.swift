@@ -51,8 +51,7 @@ public struct RecordJSONEncoder: Sendable {
             writer.endArray(empty: records.isEmpty)
         } else if let wireValue = value as? any WireCodable {
             // The records in a body have their common fields written straight, as a record's are.
-            let json = try WireRecord.$defersCommonFields.withValue(true) { try wireValue.wireJSON(at: []) }
-            try writer.write(json, at: [])
+            try WireRecord.$defersCommonFields.withValue(true) { try wireValue.write(to: &writer, at: []) }
         } else if let wireValues = value as? any WireCodableArray {
             try WireRecord.$defersCommonFields.withValue(true) { try wireValues.write(to: &writer) }
         } else {
@@ -79,8 +78,7 @@ extension Array: WireCodableArray where Element: WireCodable {
         writer.beginArray()
         for (index, element) in enumerated() {
             writer.nextElement(first: index == 0)
-            let path = [AnyCodingKey(index: index)]
-            try writer.write(try element.wireJSON(at: path), at: path)
+            try element.write(to: &writer, at: [AnyCodingKey(index: index)])
         }
         writer.endArray(empty: isEmpty)
     }

@@ -15,6 +15,20 @@ protocol WireCodable: Codable {
     ///
     /// - Parameter path: The coding path of the value, for the errors it throws.
     func wireJSON(at path: [any CodingKey]) throws -> WireJSON
+
+    /// Writes the value's JSON to `writer`: the bytes and the errors of ``wireJSON(at:)``, for
+    /// ``RecordJSONEncoder``. The default writes the tree that `wireJSON(at:)` builds; a body
+    /// that holds many records writes them one at a time instead, without a tree of them all.
+    ///
+    /// - Parameter path: The coding path of the value, built only for an error.
+    func write(to writer: inout JSONBytesWriter, at path: @autoclosure () -> [any CodingKey]) throws
+}
+
+extension WireCodable {
+    func write(to writer: inout JSONBytesWriter, at path: @autoclosure () -> [any CodingKey]) throws {
+        let path = path()
+        try writer.write(try wireJSON(at: path), at: path)
+    }
 }
 
 /// The `Codable` conformances of the wire types, written once.

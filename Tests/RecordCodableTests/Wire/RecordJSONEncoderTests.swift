@@ -231,6 +231,46 @@ struct RecordJSONEncoderTests {
         }
     }
 
+    @Test("A save request is written operation by operation: every optional key, each refusal, at its path")
+    func saveRequestWrittenStraight() {
+        let fetched = Record(
+            recordType: "T", recordName: "a", fields: ["n": .int64(1), "s": .string("x")],
+            metadata: RecordMetadata(changeTag: "t", zoneID: RecordZoneID(zoneName: "Z", ownerRecordName: "_o")))
+        let created = Record(recordType: "T", recordName: "", fields: ["n": .int64(2)])
+        var partial = fetched
+        partial.unreadFields = ["gone"]
+        let operations = [
+            RecordOperation(saving: fetched), RecordOperation(.create, record: created, desiredKeys: ["n", "a/b"]),
+            RecordOperation(deleting: "d", changeTag: "t"), RecordOperation(deleting: "e"),
+        ]
+        for atomic in [nil, true, false] {
+            for desiredKeys in [nil, [], ["n", "é"]] as [[String]?] {
+                expectSameBytes(RecordsModifyRequest(operations: operations, atomic: atomic, desiredKeys: desiredKeys))
+                expectSameBytes(RecordsModifyRequest(operations: [], atomic: atomic, desiredKeys: desiredKeys))
+            }
+        }
+        expectSameBytes(RecordsModifyRequest(operations: operations, zoneID: RecordZoneID(zoneName: "Y")))
+        // Each refusal, also after a good operation and before another zone's record: the first
+        // operation's refusal comes before the mixed zones.
+        let elsewhere = Record(
+            recordType: "T", recordName: "b", metadata: RecordMetadata(zoneID: RecordZoneID(zoneName: "W")))
+        let refused = [
+            RecordOperation(.update, record: created), RecordOperation(.replace, record: partial),
+            RecordOperation(.create, record: Record(recordType: "", recordName: "n")),
+            RecordOperation(saving: Record(recordType: "T", recordName: "n", fields: ["d": .double(.nan)])),
+        ]
+        for operation in refused {
+            expectSameBytes(RecordsModifyRequest(operations: [RecordOperation(saving: fetched), operation]))
+            expectSameBytes(
+                RecordsModifyRequest(operations: [RecordOperation(saving: elsewhere), operation, operations[0]]))
+        }
+        expectSameBytes(RecordsModifyRequest(savingRecords: [fetched, elsewhere]))
+        let error = #expect(throws: EncodingError.self) {
+            try RecordJSONEncoder().encode(RecordsModifyRequest(operations: [operations[0], refused[0]]))
+        }
+        #expect(error?.path == "operations.Index 1.record.recordName")
+    }
+
     @Test("Cleared fields are written among the others in the order of their UTF-8 bytes")
     func clearedFieldsInByteOrder() {
         // `String`'s order, which compares canonical forms, puts these otherwise: "e" + U+0301
