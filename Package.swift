@@ -92,6 +92,12 @@ let package = Package(
             dependencies: ["RecordCodable", "RecordStoreKit"],
             path: "Examples/notes-offline"
         ),
+        // Syncs the notes store with CloudKitStandIn on the loopback, or a real container given credentials.
+        .executableTarget(
+            name: "cloudkit-sync",
+            dependencies: ["RecordCodable", "RecordStoreKit", "CloudKitWebServices", "CloudKitStandIn"],
+            path: "Examples/cloudkit-sync"
+        ),
         .testTarget(
             name: "RecordCodableTests",
             dependencies: ["RecordCodable"]
