@@ -5,7 +5,7 @@
 //     swift run -c release --package-path Benchmarks/CoderBenchmark benchmark
 //
 // prints the full run as a table. After `benchmark`, `--json` gives the same figures as JSON,
-// `--quick` a short run, as CI does it, and `--profile encode-flat 10000` one loop alone, for a
+// `--quick` a short run, as CI does it, `--client` the Web Services client alone, and `--profile encode-flat 10000` one loop alone, for a
 // profiler; `python3 Benchmarks/CoderBenchmark/estimate-cycles.py encode-flat encode-flat-hand`
 // counts cycles rather than timing them.
 //
@@ -90,6 +90,17 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
 }
 
 let harness = quick ? Harness(rounds: 3, batchNanoseconds: 200_000) : Harness(rounds: 31, batchNanoseconds: 3_000_000)
+
+// `--client` times the Web Services client alone (ClientPath.swift).
+if arguments.contains("--client") {
+    do {
+        printClientPath(try measureClientPath(with: harness))
+        exit(0)
+    } catch {
+        print("benchmark failed: \(error)")
+        exit(1)
+    }
+}
 
 /// One model: the three ways to encode it and the three ways to decode it, and for the flat model
 /// a fourth: the minimal Codable coder (see `CodableFloor`).
@@ -201,6 +212,8 @@ struct Report: Codable {
     var pageGrowth: Growth?
     /// How much longer a page of 10,000 unreadable records takes to read than one of 1,000.
     var unreadablePageGrowth: Double?
+    /// The Web Services client's save and query page beside Foundation's coders.
+    var clientPath: ClientPathRow
 }
 
 do {
@@ -268,7 +281,7 @@ do {
     let report = Report(
         rounds: harness.rounds, rows: rows, growth: growth, serverPath: serverPathRows, bodyWrite: bodyWrite,
         pageGrowth: pageGrowth,
-        unreadablePageGrowth: unreadablePageGrowth)
+        unreadablePageGrowth: unreadablePageGrowth, clientPath: try measureClientPath(with: harness))
     if asJSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -320,6 +333,7 @@ func printTable(_ report: Report) {
     printServerPath(
         report.serverPath, bodyWrite: report.bodyWrite, pageGrowth: report.pageGrowth,
         unreadablePageGrowth: report.unreadablePageGrowth)
+    printClientPath(report.clientPath)
     print()
     print("Growth (RecordEncoder / RecordDecoder; 10.0× is linear):")
     for growth in report.growth {
