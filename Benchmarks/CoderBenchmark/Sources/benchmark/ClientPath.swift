@@ -110,6 +110,13 @@ func clientContenders() throws -> (save: [Contender], query: [Contender]) {
                 try blocking { consume(try await saving.save(saved)) }
             },
             Contender(name: "JSONEncoder, 200 plain models") { consume(try jsonEncoder.encode(saved)) },
+            Contender(name: "the coders alone: request written, answer read") {
+                consume(try RecordJSONEncoder().encode(RecordsModifyRequest(saving: saved)))
+                consume(try RecordJSONDecoder().decode(RecordsModifyResponse.self, from: saveAnswer))
+            },
+            Contender(name: "the request written alone") {
+                consume(try RecordJSONEncoder().encode(RecordsModifyRequest(saving: saved)))
+            },
         ],
         query: [
             Contender(name: "CloudKitDatabase.queryModels, a page of 1,000") {
@@ -119,6 +126,13 @@ func clientContenders() throws -> (save: [Contender], query: [Contender]) {
             },
             Contender(name: "JSONDecoder, 1,000 plain models") {
                 consume(try jsonDecoder.decode([FlatPost].self, from: plainPage))
+            },
+            Contender(name: "the coders alone: page read, records decoded") {
+                let decoder = RecordDecoder()
+                consume(
+                    try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: page).records.map { entry in
+                        try entry.record.map { try decoder.decode(FlatPost.self, from: $0) }
+                    })
             },
         ]
     )
@@ -136,6 +150,10 @@ struct ClientPathRow: Codable {
     var plainEncodePerRecord: Double
     var queryPerRecord: Double
     var plainDecodePerRecord: Double
+    /// The same work through the coders alone, without the client: what the client adds is the rest.
+    var saveCodersPerRecord: Double
+    var saveRequestAlonePerRecord: Double
+    var queryCodersPerRecord: Double
     var saveVersusPlain: Double { savePerRecord / plainEncodePerRecord }
     var queryVersusPlain: Double { queryPerRecord / plainDecodePerRecord }
 }
@@ -145,7 +163,8 @@ func measureClientPath(with harness: Harness) throws -> ClientPathRow {
     let save = try harness.measure(contenders.save).map { $0 / 1000 / 200 }
     let query = try harness.measure(contenders.query).map { $0 / 1000 / 1_000 }
     return ClientPathRow(
-        savePerRecord: save[0], plainEncodePerRecord: save[1], queryPerRecord: query[0], plainDecodePerRecord: query[1])
+        savePerRecord: save[0], plainEncodePerRecord: save[1], queryPerRecord: query[0], plainDecodePerRecord: query[1],
+        saveCodersPerRecord: save[2], saveRequestAlonePerRecord: save[3], queryCodersPerRecord: query[2])
 }
 
 func printClientPath(_ row: ClientPathRow) {
@@ -158,4 +177,10 @@ func printClientPath(_ row: ClientPathRow) {
     print(
         "  query page of 1,000 into models:                   \(number(row.queryPerRecord)); JSONDecoder, plain: "
             + "\(number(row.plainDecodePerRecord)); \(number(row.queryVersusPlain))× (target ≤ 0.6×)")
+    print(
+        "  the coders alone, without the client: save \(number(row.saveCodersPerRecord)) (request written "
+            + "\(number(row.saveRequestAlonePerRecord)), \(number(row.saveRequestAlonePerRecord / row.plainEncodePerRecord))× "
+            + "JSONEncoder), query \(number(row.queryCodersPerRecord)); the client adds "
+            + "\(number(row.savePerRecord - row.saveCodersPerRecord)) and \(number(row.queryPerRecord - row.queryCodersPerRecord))"
+    )
 }

@@ -5,9 +5,11 @@
 //     swift run -c release --package-path Benchmarks/CoderBenchmark benchmark
 //
 // prints the full run as a table. After `benchmark`, `--json` gives the same figures as JSON,
-// `--quick` a short run, as CI does it, `--client` the Web Services client alone, and `--profile encode-flat 10000` one loop alone, for a
-// profiler; `python3 Benchmarks/CoderBenchmark/estimate-cycles.py encode-flat encode-flat-hand`
-// counts cycles rather than timing them.
+// `--quick` a short run, as CI does it, `--client` the Web Services client alone (ClientPath.swift),
+// and `--profile encode-flat 10000` one loop alone, for a profiler (`client-save`, `client-query`
+// and their `-plain` and `-coders` twins time the client's loops);
+// `python3 Benchmarks/CoderBenchmark/estimate-cycles.py encode-flat encode-flat-hand` counts cycles
+// rather than timing them.
 //
 // On the flat model it also times a minimal Codable coder (Sources/CodableFloor), which does the
 // hand mapping's work through Encoder and Decoder and nothing else: what the protocols cost alone;
@@ -81,8 +83,21 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         // The least a Decodable record can ask of JSONDecoder (Benchmarks/CoderBenchmark/Sources/CodableFloor).
         "read-codable-floor": { consume(try JSONDecoder().decode(MinimalRecordJSON.self, from: wire).record) },
     ]
-    guard let run = profiles[what] else {
-        print("--profile takes one of \(profiles.keys.sorted().joined(separator: ", ")), then a count")
+    // The Web Services client (ClientPath.swift): a save of 200 models, a query page of 1,000, and
+    // the same work through the coders alone.
+    let client = what.hasPrefix("client-") ? try clientContenders() : nil
+    let clientProfiles: [String: () throws -> Void] = [
+        "client-save": { try client?.save[0].run() },
+        "client-save-plain": { try client?.save[1].run() },
+        "client-save-coders": { try client?.save[2].run() },
+        "client-save-request": { try client?.save[3].run() },
+        "client-query": { try client?.query[0].run() },
+        "client-query-plain": { try client?.query[1].run() },
+        "client-query-coders": { try client?.query[2].run() },
+    ]
+    guard let run = profiles[what] ?? clientProfiles[what] else {
+        let names = (Array(profiles.keys) + clientProfiles.keys).sorted()
+        print("--profile takes one of \(names.joined(separator: ", ")), then a count")
         exit(2)
     }
     for _ in 0..<count { try run() }
