@@ -272,3 +272,20 @@ if destination.standIn == nil {
     print("Removed the notes this run saved.")
 }
 destination.server?.stop()
+if destination.standIn != nil {
+    print(
+        """
+
+        For a real container, set CLOUDKIT_CONTAINER and CLOUDKIT_ENVIRONMENT, then CLOUDKIT_API_TOKEN \
+        (and CLOUDKIT_WEB_AUTH_TOKEN for the private database), or CLOUDKIT_KEY_ID and \
+        CLOUDKIT_PRIVATE_KEY_PATH for a server-to-server key.
+        """)
+    #if !canImport(CryptoKit)
+        print(
+            """
+            A server-to-server key signs with P-256, which this platform has no CryptoKit for: add \
+            swift-crypto (product Crypto) to the example's dependencies and sign with \
+            P256.Signing.PrivateKey, as the comment at the top of Examples/cloudkit-sync/main.swift shows.
+            """)
+    #endif
+}
