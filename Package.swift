@@ -92,6 +92,20 @@ let package = Package(
             dependencies: ["RecordCodable", "RecordStoreKit"],
             path: "Examples/notes-offline"
         ),
+        // Syncs the notes store with CloudKitStandIn on the loopback, or a real container given credentials.
+        .executableTarget(
+            name: "cloudkit-sync",
+            dependencies: ["RecordCodable", "RecordStoreKit", "CloudKitWebServices", "CloudKitStandIn"],
+            path: "Examples/cloudkit-sync"
+        ),
+        // A RecordStore synced with the stand-in over the loopback, timed (release build): a target of
+        // this package because CloudKitStandIn is not a product (Benchmarks/SyncBenchmark/README.md).
+        .executableTarget(
+            name: "sync-benchmark",
+            dependencies: ["RecordCodable", "RecordStoreKit", "CloudKitWebServices", "CloudKitStandIn"],
+            path: "Benchmarks/SyncBenchmark",
+            exclude: ["README.md"]
+        ),
         .testTarget(
             name: "RecordCodableTests",
             dependencies: ["RecordCodable"]

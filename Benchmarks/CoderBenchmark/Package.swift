@@ -2,7 +2,7 @@
 import PackageDescription
 
 // RecordEncoder and RecordDecoder beside the same mapping written by hand and beside Foundation's
-// JSON coders, in one run. A package of its own, so that `swift test` in the package above does
+// JSON coders, in one run; and the Web Services client's own cost (ClientPath.swift). A package of its own, so that `swift test` in the package above does
 // not build it. From the package root:
 //
 //     swift run -c release --package-path Benchmarks/CoderBenchmark benchmark
@@ -17,6 +17,7 @@ let package = Package(
             dependencies: [
                 "CodableFloor",
                 .product(name: "RecordCodable", package: "RecordCodable"),
+                .product(name: "CloudKitWebServices", package: "RecordCodable"),
             ],
             exclude: ["generate-wide-model.py"]
         ),

@@ -149,6 +149,10 @@ extension CloudKitDatabase {
     /// Uploads the assets of a modify request's records, then sends it.
     func modifyUploadingAssets(_ request: RecordsModifyRequest) async throws -> RecordsModifyResponse {
         let zoneID = ModifyPlan(request).zoneID
+        // Most saves carry no file to upload: they go as they are, their records not copied.
+        guard request.operations.contains(where: { AssetFile.anyIn($0.record) }) else {
+            return try await modifyRecords(request)
+        }
         let records = try await uploadAssets(of: request.operations.map(\.record), zoneID: zoneID)
         var sent = request
         for index in sent.operations.indices { sent.operations[index].record = records[index] }
@@ -170,7 +174,9 @@ struct AssetFile {
 
     /// The assets of `record` that are local files, field by field in name order.
     static func all(in record: Record, at position: Int) -> [AssetFile] {
-        record.fields.keys.sorted().flatMap { field -> [AssetFile] in
+        // Most records hold no file to upload: they are passed without sorting their fields.
+        guard anyIn(record) else { return [] }
+        return record.fields.keys.sorted().flatMap { field -> [AssetFile] in
             switch record.fields[field] {
             case .asset(let asset):
                 return asset.localFile.map { [AssetFile(record: position, field: field, element: nil, url: $0)] } ?? []
@@ -186,6 +192,17 @@ struct AssetFile {
     }
 
     /// The field's value with this asset replaced by `uploaded`.
+    /// Whether `record` holds an asset that is a local file, in a field or a field's list.
+    static func anyIn(_ record: Record) -> Bool {
+        record.fields.values.contains { value in
+            switch value {
+            case .asset(let asset): asset.localFile != nil
+            case .list(let elements): elements.contains { $0.isLocalFileAsset }
+            default: false
+            }
+        }
+    }
+
     func replacing(in value: RecordValue?, with uploaded: RecordAsset) -> RecordValue? {
         guard let element else { return .asset(uploaded) }
         guard case .list(var elements) = value, elements.indices.contains(element) else { return value }
@@ -207,5 +224,12 @@ struct TokenMismatch: Error, CustomStringConvertible {
     let answered: Int
     var description: String {
         "The server answered \(answered) upload tokens for the \(asked) asked for, or not in the order asked."
+    }
+}
+
+extension RecordValue {
+    /// Whether the value is an asset that is a local file the server has not received.
+    fileprivate var isLocalFileAsset: Bool {
+        if case .asset(let asset) = self { asset.localFile != nil } else { false }
     }
 }

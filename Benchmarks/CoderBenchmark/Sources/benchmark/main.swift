@@ -5,9 +5,11 @@
 //     swift run -c release --package-path Benchmarks/CoderBenchmark benchmark
 //
 // prints the full run as a table. After `benchmark`, `--json` gives the same figures as JSON,
-// `--quick` a short run, as CI does it, and `--profile encode-flat 10000` one loop alone, for a
-// profiler; `python3 Benchmarks/CoderBenchmark/estimate-cycles.py encode-flat encode-flat-hand`
-// counts cycles rather than timing them.
+// `--quick` a short run, as CI does it, `--client` the Web Services client alone (ClientPath.swift),
+// and `--profile encode-flat 10000` one loop alone, for a profiler (`client-save`, `client-query`
+// and their `-plain` and `-coders` twins time the client's loops);
+// `python3 Benchmarks/CoderBenchmark/estimate-cycles.py encode-flat encode-flat-hand` counts cycles
+// rather than timing them.
 //
 // On the flat model it also times a minimal Codable coder (Sources/CodableFloor), which does the
 // hand mapping's work through Encoder and Decoder and nothing else: what the protocols cost alone;
@@ -109,8 +111,21 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         // The least a Decodable record can ask of JSONDecoder (Benchmarks/CoderBenchmark/Sources/CodableFloor).
         "read-codable-floor": { consume(try JSONDecoder().decode(MinimalRecordJSON.self, from: wire).record) },
     ]
-    guard let run = profiles[what] else {
-        print("--profile takes one of \(profiles.keys.sorted().joined(separator: ", ")), then a count")
+    // The Web Services client (ClientPath.swift): a save of 200 models, a query page of 1,000, and
+    // the same work through the coders alone.
+    let client = what.hasPrefix("client-") ? try clientContenders() : nil
+    let clientProfiles: [String: () throws -> Void] = [
+        "client-save": { try client?.save[0].run() },
+        "client-save-plain": { try client?.save[1].run() },
+        "client-save-coders": { try client?.save[2].run() },
+        "client-save-request": { try client?.save[3].run() },
+        "client-query": { try client?.query[0].run() },
+        "client-query-plain": { try client?.query[1].run() },
+        "client-query-coders": { try client?.query[2].run() },
+    ]
+    guard let run = profiles[what] ?? clientProfiles[what] else {
+        let names = (Array(profiles.keys) + clientProfiles.keys).sorted()
+        print("--profile takes one of \(names.joined(separator: ", ")), then a count")
         exit(2)
     }
     for _ in 0..<count { try run() }
@@ -118,6 +133,17 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
 }
 
 let harness = quick ? Harness(rounds: 3, batchNanoseconds: 200_000) : Harness(rounds: 31, batchNanoseconds: 3_000_000)
+
+// `--client` times the Web Services client alone (ClientPath.swift).
+if arguments.contains("--client") {
+    do {
+        printClientPath(try measureClientPath(with: harness))
+        exit(0)
+    } catch {
+        print("benchmark failed: \(error)")
+        exit(1)
+    }
+}
 
 /// One model: the three ways to encode it and the three ways to decode it, and for the flat model
 /// a fourth: the minimal Codable coder (see `CodableFloor`).
@@ -229,6 +255,8 @@ struct Report: Codable {
     var pageGrowth: Growth?
     /// How much longer a page of 10,000 unreadable records takes to read than one of 1,000.
     var unreadablePageGrowth: Double?
+    /// The Web Services client's save and query page beside Foundation's coders.
+    var clientPath: ClientPathRow
 }
 
 do {
@@ -303,7 +331,7 @@ do {
     let report = Report(
         rounds: harness.rounds, rows: rows, growth: growth, serverPath: serverPathRows, bodyWrite: bodyWrite,
         pageGrowth: pageGrowth,
-        unreadablePageGrowth: unreadablePageGrowth)
+        unreadablePageGrowth: unreadablePageGrowth, clientPath: try measureClientPath(with: harness))
     if asJSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -355,6 +383,7 @@ func printTable(_ report: Report) {
     printServerPath(
         report.serverPath, bodyWrite: report.bodyWrite, pageGrowth: report.pageGrowth,
         unreadablePageGrowth: report.unreadablePageGrowth)
+    printClientPath(report.clientPath)
     print()
     print("Growth (RecordEncoder / RecordDecoder; 10.0× is linear):")
     for growth in report.growth {
