@@ -119,6 +119,7 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         "client-save-plain": { try client?.save[1].run() },
         "client-save-coders": { try client?.save[2].run() },
         "client-save-request": { try client?.save[3].run() },
+        "client-save-plain-round-trip": { try client?.save[4].run() },
         "client-query": { try client?.query[0].run() },
         "client-query-plain": { try client?.query[1].run() },
         "client-query-coders": { try client?.query[2].run() },
