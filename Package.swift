@@ -107,7 +107,7 @@ let package = Package(
         // outside the library.
         .executableTarget(
             name: "record-store-crash-child",
-            dependencies: ["RecordStoreKit"],
+            dependencies: ["RecordStoreKit", "CloudKitWebServices"],
             path: "Tests/RecordStoreCrashChild"
         ),
         .testTarget(
