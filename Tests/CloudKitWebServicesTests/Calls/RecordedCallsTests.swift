@@ -11,6 +11,11 @@ import Testing
 /// server that replays the recording. The replay answers only a request at the same path with
 /// a JSON-equal body, so the client sent what the real server was sent; the call's result must be
 /// the recorded answer, read as the package reads it.
+///
+/// One difference is known and allowed: the client writes each field's `type`, which the
+/// recorded modifies (icloudpd's) leave out for some fields, and CloudKit reads either way. The
+/// replay of a modify is given the body with the `type`s the recording lacks taken out, and the
+/// test checks that nothing else was.
 @Suite("The client's calls, against recorded real traffic")
 struct RecordedCallsTests {
     /// The recorded pairs of the calls the client makes (not iCloud.com's internal batch query).
@@ -44,7 +49,15 @@ struct RecordedCallsTests {
     @Test("The client sends each recorded request as recorded, and returns the recorded answer", arguments: pairs)
     func callReplays(pair: RecordedExchange) async throws {
         let replay = ReplayHandler([pair])
-        let server = try LoopbackServer(handler: replay.handler)
+        let typesAdded = HandledTypes()
+        let server = try LoopbackServer { request in
+            var request = request
+            if let (body, count) = Self.withoutTypesAdded(request.body, recorded: pair.requestBody) {
+                request.body = body
+                typesAdded.add(count)
+            }
+            return replay.answer(request)
+        }
         defer { server.stop() }
         let client = try Self.client(for: pair, at: server)
         let decoder = RecordJSONDecoder()
@@ -63,5 +76,46 @@ struct RecordedCallsTests {
         }
         #expect(replay.replayed == [pair.name])
         #expect(server.received.count == 1)
+        #expect((typesAdded.count > 0) == pair.operation.hasSuffix("records/modify"))
     }
+
+    /// `sent`, a `records/modify` body, without the field `type`s that `recorded` does not
+    /// have, and how many were taken out; `nil` when either is not a modify's JSON.
+    static func withoutTypesAdded(_ sent: Data, recorded: Data) -> (Data, Int)? {
+        guard var body = (try? JSONSerialization.jsonObject(with: sent)) as? [String: Any],
+            var operations = body["operations"] as? [[String: Any]],
+            let original = (try? JSONSerialization.jsonObject(with: recorded)) as? [String: Any],
+            let recordedOperations = original["operations"] as? [[String: Any]],
+            recordedOperations.count == operations.count
+        else { return nil }
+        var removed = 0
+        for index in operations.indices {
+            guard var record = operations[index]["record"] as? [String: Any],
+                var fields = record["fields"] as? [String: Any],
+                let recordedFields = (recordedOperations[index]["record"] as? [String: Any])?["fields"]
+                    as? [String: Any]
+            else { continue }
+            for (name, value) in fields {
+                guard var field = value as? [String: Any], field["type"] != nil,
+                    let recordedField = recordedFields[name] as? [String: Any], recordedField["type"] == nil
+                else { continue }
+                field["type"] = nil
+                fields[name] = field
+                removed += 1
+            }
+            record["fields"] = fields
+            operations[index]["record"] = record
+        }
+        body["operations"] = operations
+        guard let data = try? JSONSerialization.data(withJSONObject: body) else { return nil }
+        return (data, removed)
+    }
+}
+
+/// How many field `type`s were taken out of the bodies sent, counted by the server's handler.
+final class HandledTypes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total = 0
+    var count: Int { lock.withLock { total } }
+    func add(_ count: Int) { lock.withLock { total += count } }
 }

@@ -82,7 +82,7 @@ struct SyncCrashTests {
             let remote = try StandInOverHTTP()
             var stepsSeen: Set<Int> = []
             var killedMidRequest = 0
-            for round in 0..<8 {
+            for round in 0..<12 {
                 let (process, output) = try Self.start(directory, serverURL: remote.server.baseURL)
                 #expect(await output.wait { $0 == "ready" }, "round \(round): the child never opened its store")
                 // Every other round, a request the server applies and holds unanswered: the kill
@@ -125,7 +125,7 @@ struct SyncCrashTests {
             let names = Set(try store.records(ofType: SyncWorkload.recordType).map(\.recordName))
             let deleted = Set((0...last).compactMap(SyncWorkload.deleted(by:)))
             let expected = Set((0...last).map { "s\($0)" }).subtracting(deleted)
-                .union((0..<3).map { "hot-\($0)" }).union((0..<8).map { "phone-\($0)" })
+                .union((0..<3).map { "hot-\($0)" }).union((0..<12).map { "phone-\($0)" })
             #expect(names == expected)
             // The server applied each create and each delete once, and each step's edit at most once.
             let applied = remote.database.allAppliedOperations[SyncWorkload.zone] ?? [:]
