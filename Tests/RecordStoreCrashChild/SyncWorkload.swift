@@ -92,7 +92,8 @@ public enum SyncWorkload {
 
     /// Opens the store at `directory`, prints "ready", and goes on from its last step: each
     /// step written, then `step <n>` printed, then a sync, then `synced <n>` (or `failed <n>`)
-    /// printed. After ``steps`` steps it syncs until a sync completes, prints "done" and returns.
+    /// printed. After ``steps`` steps it syncs until a sync completes, closes the store, prints
+    /// "done" and returns.
     public static func run(directory: URL, serverURL: URL) async throws {
         let store = try RecordStore(directory: directory)
         let client = client(serverURL: serverURL)
@@ -111,6 +112,7 @@ public enum SyncWorkload {
         }
         for _ in 0..<10 {
             if (try? await store.sync(with: client, options: syncOptions))?.isComplete == true {
+                store.close()
                 print("done")
                 return
             }

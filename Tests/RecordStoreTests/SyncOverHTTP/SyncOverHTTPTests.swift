@@ -224,7 +224,7 @@ struct SyncOverHTTPTests {
 
     // MARK: Random runs
 
-    @Test("Random edits on both sides with random network faults end with the store and the server equal", arguments: 0..<6)
+    @Test("Random edits on both sides with random network faults end with the store and the server equal", arguments: 0..<12)
     func randomRuns(seed: UInt64) async throws {
         var random = SplitMix64(seed: seed)
         let device = try HTTPSyncingDevice(timeout: 1)
@@ -235,7 +235,7 @@ struct SyncOverHTTPTests {
             .closeBeforeAnswer(handled: true), .closeMidAnswer, .reset(handled: true), .delay(.seconds(2)),
             .delay(.milliseconds(50)),
         ]
-        for step in 0..<24 {
+        for step in 0..<40 {
             let name = names.randomElement(using: &random) ?? "N0"
             let key = noteKey(name, zone: "Notes")
             switch Int.random(in: 0..<7, using: &random) {
