@@ -1,7 +1,6 @@
 import CloudKitWebServices
 import Foundation
 import RecordCodable
-
 import RecordStoreKit
 
 #if canImport(FoundationNetworking)

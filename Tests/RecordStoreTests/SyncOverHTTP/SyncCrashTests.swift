@@ -30,7 +30,11 @@ struct SyncCrashTests {
                 while true {
                     let more = pipe.fileHandleForReading.availableData
                     self.lock.withLock {
-                        if more.isEmpty { self.ended = true } else { self.text += String(decoding: more, as: UTF8.self) }
+                        if more.isEmpty {
+                            self.ended = true
+                        } else {
+                            self.text += String(decoding: more, as: UTF8.self)
+                        }
                     }
                     if more.isEmpty { return }
                 }
@@ -91,7 +95,9 @@ struct SyncCrashTests {
             var killedMidRequest = 0
             for round in 0..<12 {
                 let (process, output) = try Self.start(directory, serverURL: remote.server.baseURL)
-                #expect(await output.wait { $0 == "ready" }, "seed \(seed), round \(round): the child never opened its store")
+                #expect(
+                    await output.wait { $0 == "ready" },
+                    "seed \(seed), round \(round): the child never opened its store")
                 // Every other round, a request the server applies and holds unanswered: the kill
                 // lands then. The others, after a step or a few, at a random moment.
                 if round % 2 == 1 {
@@ -112,7 +118,9 @@ struct SyncCrashTests {
                 }
                 // Another device edits the server between rounds.
                 remote.database.save(
-                    Record(recordType: SyncWorkload.recordType, recordName: "phone-\(round)", fields: ["round": .int64(Int64(round))]),
+                    Record(
+                        recordType: SyncWorkload.recordType, recordName: "phone-\(round)",
+                        fields: ["round": .int64(Int64(round))]),
                     inZone: SyncWorkload.zone)
             }
 
@@ -139,11 +147,14 @@ struct SyncCrashTests {
             let applied = remote.database.allAppliedOperations[SyncWorkload.zone] ?? [:]
             for n in 0...last {
                 let operations = applied["s\(n)"] ?? []
-                #expect(operations == (deleted.contains("s\(n)") ? [.create, .delete] : [.create]), "s\(n): \(operations)")
+                #expect(
+                    operations == (deleted.contains("s\(n)") ? [.create, .delete] : [.create]), "s\(n): \(operations)")
             }
             for k in 0..<3 {
                 let operations = applied["hot-\(k)"] ?? []
-                #expect(operations.first == .create && operations.count(where: { $0 == .create }) == 1, "hot-\(k): \(operations)")
+                #expect(
+                    operations.first == .create && operations.count(where: { $0 == .create }) == 1,
+                    "hot-\(k): \(operations)")
                 #expect(operations.count <= (0...last).count { $0 % 3 == k }, "hot-\(k): \(operations)")
             }
             #expect(applied.keys.allSatisfy { !$0.hasPrefix("phone-") })

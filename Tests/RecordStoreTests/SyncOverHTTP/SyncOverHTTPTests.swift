@@ -224,7 +224,9 @@ struct SyncOverHTTPTests {
 
     // MARK: Random runs
 
-    @Test("Random edits on both sides with random network faults end with the store and the server equal", arguments: 0..<12)
+    @Test(
+        "Random edits on both sides with random network faults end with the store and the server equal",
+        arguments: 0..<12)
     func randomRuns(seed: UInt64) async throws {
         var random = SplitMix64(seed: seed)
         let device = try HTTPSyncingDevice(timeout: 1)
