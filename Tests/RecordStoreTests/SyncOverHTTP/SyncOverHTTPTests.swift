@@ -126,6 +126,29 @@ struct SyncOverHTTPTests {
         try Self.expectEnd(device)
     }
 
+    /// The requests a clean sync of the workload makes.
+    static let requestsOfCleanRun = 7
+
+    @Test("A clean sync of the workload makes the requests counted here")
+    func requestsCounted() async throws {
+        let device = try await Self.workload()
+        let before = device.server.received.count
+        try await device.sync()
+        #expect(device.server.received.count - before == Self.requestsOfCleanRun)
+    }
+
+    @Test(
+        "Each request of the sync in turn gets no answer, applied or not: the next sync ends the same",
+        arguments: 1...requestsOfCleanRun,
+        [LoopbackFault.closeBeforeAnswer(handled: false), .closeMidAnswer, .reset(handled: true)])
+    func noAnswerAtEachRequest(request: Int, fault: LoopbackFault) async throws {
+        let device = try await Self.workload()
+        device.server.faults.inject(fault, atRequest: device.server.received.count + request)
+        _ = try? await device.sync()
+        try await device.syncToTheEnd()
+        try Self.expectEnd(device)
+    }
+
     @Test("Every modify's answer lost, three times in a row, each sync stopped: the fourth ends the same")
     func answersLostRepeatedly() async throws {
         let device = try await Self.workload()
@@ -220,6 +243,41 @@ struct SyncOverHTTPTests {
         #expect(report.fetched.count == 9)
         #expect(device.delays.all.count == 2)
         try expectInSync(device.store, device.database)
+    }
+
+    @Test("Two devices syncing at once through their own clients, editing the same records, end equal")
+    func twoDevicesAtOnce() async throws {
+        let phone = try HTTPSyncingDevice()
+        let laptop = try HTTPSyncingDevice(remote: phone.remote)
+        for round in 0..<6 {
+            for (device, name) in [(phone, "phone"), (laptop, "laptop")] {
+                for n in 0..<3 {
+                    let key = noteKey("Shared\(n)", zone: "Notes")
+                    var record = try device.store.record(for: key) ?? note("Shared\(n)", "")
+                    record["title"] = .string("\(name) \(round)")
+                    try device.store.save(record, inZone: "Notes")
+                }
+                try device.store.save(note("\(name)\(round)", "Own \(round)"), inZone: "Notes")
+            }
+            phone.server.faults.inject(.closeMidAnswer, onPath: "records/modify")
+            let options = RecordStore.SyncOptions(conflicts: .keepServer, zones: [RecordZoneID(zoneName: "Notes")])
+            let (phoneStore, phoneClient, laptopStore, laptopClient) = (
+                phone.store, phone.client, laptop.store, laptop.client
+            )
+            async let phoneSynced = try? phoneStore.sync(with: phoneClient, options: options)
+            async let laptopSynced = try? laptopStore.sync(with: laptopClient, options: options)
+            _ = await (phoneSynced, laptopSynced)
+        }
+        try await phone.syncToTheEnd()
+        try await laptop.syncToTheEnd()
+        try await phone.syncToTheEnd()
+        try expectInSync(phone.store, phone.database)
+        try expectInSync(laptop.store, laptop.database)
+        for n in 0..<6 {
+            for name in ["phone", "laptop"] {
+                #expect(phone.database.appliedOperations(to: "\(name)\(n)", inZone: "Notes") == [.create])
+            }
+        }
     }
 
     // MARK: Random runs
