@@ -185,7 +185,7 @@ struct SyncOverHTTPTests {
 
     // MARK: Conflicts, other devices, zones, paging
 
-    @Test("A record edited on both sides: kept both, then resolved by the server's or this device's version")
+    @Test("A record edited on both sides, looked up through faults: kept both, then resolved either way")
     func conflicts() async throws {
         let policies: [(RecordStore.ConflictPolicy, winner: String, saves: Int)] = [
             (.keepServer, "There", 1), (.keepLocal, "Here", 2),
@@ -199,7 +199,12 @@ struct SyncOverHTTPTests {
             mine["title"] = .string("Here")
             try device.store.save(mine, inZone: "Notes")
 
+            // The server's version is looked up through a dropped answer and a throttle.
+            device.server.faults.inject(.closeMidAnswer, onPath: "records/lookup")
+            device.server.faults.inject(.status(503, retryAfter: 1), onPath: "records/lookup")
             let left = try await device.sync(.keepBoth)
+            #expect(device.server.received.count { $0.path.contains("/records/lookup") } == 3)
+            #expect(device.database.requestCount(.lookupRecords) == 2)
             #expect(left.conflictsLeft == [noteKey("C", zone: "Notes")])
             let resolved = try await device.sync(policy)
             #expect(resolved.isComplete)
