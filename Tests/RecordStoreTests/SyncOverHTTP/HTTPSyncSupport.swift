@@ -77,11 +77,17 @@ final class HTTPSyncingDevice {
     var database: StandInDatabase { remote.database }
     var server: LoopbackServer { remote.server }
 
-    init(remote: StandInOverHTTP? = nil, timeout: TimeInterval = 10) throws {
+    init(remote: StandInOverHTTP? = nil) throws {
         let remote = try remote ?? StandInOverHTTP()
         self.remote = remote
-        client = remote.client(timeout: timeout, delays: delays)
+        client = remote.client(delays: delays)
         store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
+    }
+
+    /// Makes the client give up on an answer after `timeout` seconds (whole seconds: Linux's
+    /// `URLSession` drops a fraction), or after ten when `nil`.
+    func setTimeout(_ timeout: TimeInterval?) {
+        client = remote.client(timeout: timeout ?? 10, delays: delays)
     }
 
     /// Closes the store and opens it again from its files, as a process restarted would.
@@ -100,9 +106,11 @@ final class HTTPSyncingDevice {
         return try await store.sync(with: client, options: options)
     }
 
-    /// Syncs until a sync completes with no fault left, at most three times.
+    /// Syncs until a sync completes with no fault left and the client's usual timeout, at most
+    /// three times.
     func syncToTheEnd(zones: [String] = ["Notes"]) async throws {
         server.faults.removeAll()
+        setTimeout(nil)
         for attempt in 1...3 {
             let report = try await sync(zones: zones)
             if report.isComplete || attempt == 3 {

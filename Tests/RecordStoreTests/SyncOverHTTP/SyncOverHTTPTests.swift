@@ -15,8 +15,8 @@ struct SyncOverHTTPTests {
     /// A device and server in the middle of things, as `SyncLoopFaultTests` has them: records
     /// synced before, then created, edited and deleted here in two zones, and edited on another
     /// device.
-    static func workload(timeout: TimeInterval = 10) async throws -> HTTPSyncingDevice {
-        let device = try HTTPSyncingDevice(timeout: timeout)
+    static func workload() async throws -> HTTPSyncingDevice {
+        let device = try HTTPSyncingDevice()
         try device.store.save(
             contentsOf: [note("R1", "Old one"), note("R2", "Old two"), note("R3", "Old three")], inZone: "Notes")
         try await device.sync()
@@ -162,7 +162,8 @@ struct SyncOverHTTPTests {
 
     @Test("A slow answer, past the client's timeout: the request applied, the sync stopped, the next one ends the same")
     func slowAnswerPastTheTimeout() async throws {
-        let device = try await Self.workload(timeout: 1)
+        let device = try await Self.workload()
+        device.setTimeout(1)
         device.server.faults.inject(.delay(.seconds(3)), onPath: "records/modify")
         let error = await #expect(throws: CloudKitError.self) { try await device.sync() }
         if case .noAnswer(let cause) = error?.reason {
@@ -176,7 +177,7 @@ struct SyncOverHTTPTests {
 
     @Test("A slow answer, within the client's timeout: the sync waits for it and completes")
     func slowAnswerWithinTheTimeout() async throws {
-        let device = try await Self.workload(timeout: 5)
+        let device = try await Self.workload()
         for path in Self.paths { device.server.faults.inject(.delay(.milliseconds(300)), onPath: path) }
         let report = try await device.sync()
         #expect(report.isComplete)
@@ -292,7 +293,8 @@ struct SyncOverHTTPTests {
         arguments: 0..<12)
     func randomRuns(seed: UInt64) async throws {
         var random = SplitMix64(seed: seed)
-        let device = try HTTPSyncingDevice(timeout: 1)
+        let device = try HTTPSyncingDevice()
+        device.setTimeout(1)
         let names = (0..<6).map { "N\($0)" }
         var localChanges: [String: Int] = [:]
         let faults: [LoopbackFault] = [
@@ -333,6 +335,7 @@ struct SyncOverHTTPTests {
             }
         }
         device.server.faults.removeAll()
+        device.setTimeout(nil)
         var report = try await device.sync(.keepServer)
         if !report.isComplete { report = try await device.sync(.keepServer) }
         #expect(report.isComplete, "seed \(seed): \(report)")
