@@ -121,7 +121,7 @@ let package = Package(
         // outside the library.
         .executableTarget(
             name: "record-store-crash-child",
-            dependencies: ["RecordStoreKit"],
+            dependencies: ["RecordStoreKit", "CloudKitWebServices"],
             path: "Tests/RecordStoreCrashChild"
         ),
         .testTarget(

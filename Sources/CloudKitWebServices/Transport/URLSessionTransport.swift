@@ -23,6 +23,10 @@ import Foundation
 /// let transport = URLSessionTransport(session: URLSession(configuration: configuration))
 /// ```
 ///
+/// On Linux, give `timeoutIntervalForRequest` in whole seconds: `URLSession` there drops the
+/// fraction, so that `1.5` waits one second and `0.5` gives up at once (the loopback sync tests
+/// saw a request time out after 8 milliseconds).
+///
 /// Cancelling the task that awaits ``send(_:)`` cancels the data task: the connection is closed
 /// and ``send(_:)`` throws `CancellationError`, whether the answer had started to arrive or not.
 /// A request cancelled after it left may still have reached the server, so a client that sends
