@@ -26,11 +26,10 @@ import RecordCodable
 /// (``Limits/handlerTimeout``); ``stop()`` closes every connection and returns once every thread
 /// has ended.
 ///
-/// The handler runs in a task on Swift's cooperative pool, which has a thread per core. A test
-/// that blocks a thread of that pool while the server answers it (a blocking socket read, a
-/// semaphore's wait) can leave the handler no thread to run on, and meet a `500` after
-/// ``Limits/handlerTimeout`` instead of its answer: await the client, or block on a thread of
-/// your own.
+/// The handler runs in a task on the connection's own thread (see `ConnectionExecutor`), not
+/// on Swift's cooperative pool, which tests that block may hold: an answer never waits for a
+/// thread of the pool. (What the handler awaits on an actor of its own still runs where that
+/// actor runs.)
 public final class LoopbackServer: Sendable {
     /// The bounds that keep a test from hanging or a runaway client from filling memory.
     public struct Limits: Sendable, Hashable {
@@ -248,22 +247,21 @@ private final class LoopbackServerState: @unchecked Sendable {
         LoopbackSocket.finishSending(connection)
     }
 
-    /// Runs the async handler from this connection's thread, waiting at most the handler's time
-    /// limit, and less when the server stops: `nil` when it gave up, and then the handler's task
-    /// is cancelled.
+    /// Runs the async handler on this connection's thread (see ``ConnectionExecutor``), for at
+    /// most the handler's time limit, and less when the server stops: `nil` when it gave up, and
+    /// then the handler's task is cancelled.
     private func runHandler(_ request: StandInRequest) -> StandInResponse? {
-        let outcome = HandlerOutcome()
-        let task = Task { [handler] in
-            outcome.finish(await handler(request))
+        let executor = ConnectionExecutor()
+        let task = Task(executorPreference: executor) { [handler] in
+            executor.finish(await handler(request))
         }
-        let deadline = DispatchTime.now() + limits.handlerTimeout.timeInterval
-        while DispatchTime.now() < deadline, !isStopping {
-            if outcome.wait(milliseconds: 20) { return outcome.response }
-        }
+        let deadline = Date(timeIntervalSinceNow: limits.handlerTimeout.timeInterval)
+        if let response = executor.run(until: deadline, stopping: { isStopping }) { return response }
         // Too late: whatever the cancelled handler still answers is not sent. A short wait lets
         // a handler that honours cancellation end before the server does.
         task.cancel()
-        _ = outcome.wait(milliseconds: 200)
+        _ = executor.run(until: Date(timeIntervalSinceNow: 0.2), stopping: { false })
+        executor.abandon()
         return nil
     }
 
@@ -293,25 +291,6 @@ private final class LoopbackServerState: @unchecked Sendable {
         }
         let bytes = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
         return StandInResponse(status: status, headers: headers, body: bytes)
-    }
-}
-
-/// The handler's answer, handed from its task to the waiting connection thread.
-private final class HandlerOutcome: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var value: StandInResponse?
-
-    var response: StandInResponse? { lock.withLock { value } }
-
-    func finish(_ response: StandInResponse) {
-        lock.withLock { value = response }
-        done.signal()
-    }
-
-    /// Whether the answer came within `milliseconds`.
-    func wait(milliseconds: Int) -> Bool {
-        done.wait(timeout: .now() + .milliseconds(milliseconds)) == .success
     }
 }
 

@@ -143,19 +143,16 @@ struct LoopbackHTTPTests {
         #expect(answer.hasSuffix("Content-Length: 1\r\nConnection: close\r\n\r\n"))
     }
 
-    @Test("A client that connects and says nothing is closed after the read timeout")
+    // Without the server's timeout the read would wait for ever: the time limit fails it then.
+    // (No bound on the time taken: a full test run can hold every thread of the pool for 30 s.)
+    @Test("A client that connects and says nothing is closed after the read timeout", .timeLimit(.minutes(2)))
     func silentClient() async throws {
         let server = try LoopbackServer(limits: LoopbackServer.Limits(ioTimeout: .milliseconds(200))) { _ in
             StandInResponse(body: Data())
         }
         defer { server.stop() }
         let connection = try RawConnection(to: server)
-        let clock = ContinuousClock()
-        let start = clock.now
         #expect(await connection.readToEnd() == "")
-        // The server's 200 ms, with room for a machine loaded by sanitizers and parallel tests
-        // (4.6 s seen): without the timeout the read would wait for ever.
-        #expect(clock.now - start < .seconds(30))
         #expect(server.received.isEmpty)
     }
 }

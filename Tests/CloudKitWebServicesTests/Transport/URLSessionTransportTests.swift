@@ -124,11 +124,10 @@ struct URLSessionTransportTests {
         let echo = try EchoServer()
         // Cancelled once the server holds the request, so the data task is under way.
         let task = try await echo.sendHeldInSlowAnswer()
-        let clock = ContinuousClock()
-        let start = clock.now
         task.cancel()
+        // Not cancelled, the held answer would come, a 200. (No bound on the time taken: a full
+        // test run can hold every thread of the pool for 30 s.)
         let result = await task.result
-        #expect(clock.now - start < .seconds(5))
         #expect(throws: CancellationError.self) { try result.get() }
     }
 
@@ -159,14 +158,12 @@ struct URLSessionTransportTests {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 1
         let transport = URLSessionTransport(session: URLSession(configuration: configuration))
-        let clock = ContinuousClock()
-        let start = clock.now
+        // The default session would wait the 20 s out and return a 200: the timeout is the session's.
         await #expect {
             try await transport.send(echo.request(body: Self.body))
         } throws: { error in
             (error as? URLError)?.code == .timedOut
         }
-        #expect(clock.now - start < .seconds(5))
     }
 
     @Test("The default session keeps neither a cache nor cookies")
