@@ -159,22 +159,27 @@ extension RecordStore.Batch {
     /// A reader that finds linked records through this batch: the visible ones, and those deleted
     /// locally, as they were before, when `readingDeleted`.
     func modelReader(readingDeleted: Bool = false) -> ModelReader {
-        ModelReader(decoder: options.decoder) { name, zone in
-            try visibleRecords(named: name, inZone: zone, orDeleted: readingDeleted)
+        ModelReader(decoder: options.decoder) { name, zone, decoded in
+            try visibleRecords(named: name, inZone: zone, orDeleted: readingDeleted, decoded: decoded)
         }
     }
 
     /// The visible records named `name` in `zone`, of any type, as the batch sees them; with
     /// those deleted locally, as they were before, when `orDeleted`.
-    func visibleRecords(named name: String, inZone zone: String, orDeleted: Bool = false) throws -> [Record] {
+    ///
+    /// - Parameter decoded: Records already decoded from the local versions of their keys, as
+    ///   this batch sees them, taken as they are rather than decoded again: which records are
+    ///   read is decided by the entries alone.
+    func visibleRecords(
+        named name: String, inZone zone: String, orDeleted: Bool = false, decoded: [RecordKey: Record] = [:]
+    ) throws -> [Record] {
         var types = Set(engine.index.records(named: name, inZone: zone).map(\.key.recordType))
         types.formUnion(stagedTypes(named: name, inZone: zone))
         return try types.sorted().compactMap { recordType in
             let key = RecordKey(zone: zone, recordType: recordType, recordName: name)
-            guard orDeleted, let entry = try entry(for: key), entry.status == .deletedLocally else {
-                return try record(for: key)
-            }
-            return try entry.local.decoded(as: key)
+            guard let entry = try entry(for: key) else { return nil }
+            guard entry.state.isVisible || (orDeleted && entry.status == .deletedLocally) else { return nil }
+            return try decoded[key] ?? entry.local.decoded(as: key)
         }
     }
 }

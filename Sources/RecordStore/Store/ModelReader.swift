@@ -6,16 +6,30 @@ import RecordCodable
 /// A `LinkedRecord` property is a reference in its holder's record, which names the linked
 /// record but not its type; the reader follows the references from record to record, finds each
 /// one by name in its zone, and hands them all to the decoder. Records found once are kept for
-/// the next model, so that a thousand notes of one folder read the folder once.
+/// the next model, so that a thousand notes of one folder read the folder once; and the models'
+/// own records are not decoded again when models link to one another, as in a chain.
 struct ModelReader {
     let decoder: RecordDecoder
-    /// The visible records named `name` in `zone`, of any type.
-    let recordsNamed: (_ name: String, _ zone: String) throws -> [Record]
+    /// The visible records named `name` in `zone`, of any type; of those whose keys `decoded`
+    /// holds, the record it holds, rather than one decoded again.
+    let recordsNamed: (_ name: String, _ zone: String, _ decoded: [RecordKey: Record]) throws -> [Record]
     private var found: [NameInZone: [Record]] = [:]
+    /// The records of the models being read, by key: decoded once, as models, and found again as
+    /// the records that other models link to.
+    private var roots: [RecordKey: Record] = [:]
 
-    init(decoder: RecordDecoder, recordsNamed: @escaping (_ name: String, _ zone: String) throws -> [Record]) {
+    init(
+        decoder: RecordDecoder,
+        recordsNamed: @escaping (_ name: String, _ zone: String, _ decoded: [RecordKey: Record]) throws -> [Record]
+    ) {
         self.decoder = decoder
         self.recordsNamed = recordsNamed
+    }
+
+    /// Notes the records of `roots`, the models' own, read as the reader reads a record it
+    /// finds by name: the local versions of their keys.
+    private mutating func know(_ roots: [(record: Record, zone: String)]) {
+        for root in roots { self.roots[Self.key(of: root)] = root.record }
     }
 
     /// The records that each of `roots`, each with its zone, links to, in the order of `roots`.
@@ -23,6 +37,7 @@ struct ModelReader {
     /// The roots of one zone share one set of records when one set serves them all, gathered in
     /// one walk; else each root gets its own.
     mutating func linkedRecords(ofAll roots: [(record: Record, zone: String)]) throws -> [LinkedRecords] {
+        know(roots)
         var linked = [LinkedRecords](repeating: .own([]), count: roots.count)
         let placesByZone = Dictionary(grouping: roots.indices) { roots[$0].zone }
         for (_, places) in placesByZone.sorted(by: { $0.key < $1.key }) {
@@ -58,7 +73,8 @@ struct ModelReader {
 
     /// The records that `root`, a record of `zone`, links to, directly or through others.
     mutating func linkedRecords(of root: Record, zone: String) throws -> [Record] {
-        try records(reachedFrom: [(root, zone)]).records.filter { $0 != root }
+        know([(root, zone)])
+        return try records(reachedFrom: [(root, zone)]).records.filter { $0 != root }
     }
 
     /// The records that `roots` link to, directly or through others: each reference names a
@@ -89,7 +105,7 @@ struct ModelReader {
     /// The visible records named as `target` says, looked up once per reader.
     private mutating func records(named target: NameInZone) throws -> [Record] {
         if let known = found[target] { return known }
-        let records = try recordsNamed(target.name, target.zone)
+        let records = try recordsNamed(target.name, target.zone, roots)
         found[target] = records
         return records
     }

@@ -77,4 +77,50 @@ struct ChainTests {
         #expect(cut.first { $0.id == "p0" }?.line == (0...10).map { "p\($0)" })
         #expect(cut.first { $0.id == "p15" }?.line == (15..<20).map { "p\($0)" })
     }
+
+    @Test("A chain with models deleted locally: each read reads a model's links as its own models are read")
+    func chainWithDeletions() throws {
+        let store = try RecordStore.inMemory()
+        var last: Stop?
+        for number in (0..<10).reversed() { last = Stop(id: "p\(number)", next: last) }
+        let fetched = try RecordEncoder().encodeGraph(try #require(last)).map { record -> RecordResult in
+            var record = record
+            record.metadata = RecordMetadata(changeTag: "t1")
+            return .success(record)
+        }
+        try store.applyFetched(fetched)
+        try store.delete(Stop.self, identifier: "p5")
+        try store.delete(Stop.self, identifier: "p6")
+        // The visible models end where the chain reaches a model deleted locally.
+        let visible = try store.retrieveAll(Stop.self)
+        #expect(visible.map(\.id) == ["p0", "p1", "p2", "p3", "p4", "p7", "p8", "p9"])
+        #expect(visible.first { $0.id == "p2" }?.line == ["p2", "p3", "p4"])
+        #expect(visible.first { $0.id == "p7" }?.line == ["p7", "p8", "p9"])
+        // The models deleted locally read as they were, through one another to the end.
+        let deleted = try store.retrieveAll(Stop.self, status: .deletedLocally)
+        #expect(deleted.map(\.id) == ["p5", "p6"])
+        #expect(deleted.first?.line == (5..<10).map { "p\($0)" })
+        #expect(deleted.last?.line == (6..<10).map { "p\($0)" })
+        // The synced models, read by status, do not read the deleted ones as links.
+        let synced = try store.retrieveAll(Stop.self, status: .synced)
+        #expect(synced.map(\.id) == ["p0", "p1", "p2", "p3", "p4", "p7", "p8", "p9"])
+        #expect(synced.first { $0.id == "p4" }?.line == ["p4"])
+        #expect(try store.retrieve(Stop.self, identifier: "p3")?.line == ["p3", "p4"])
+    }
+
+    @Test("A chain read in a batch reads the changes staged in it, as models and as links")
+    func chainInABatch() throws {
+        let store = try RecordStore.inMemory()
+        var last: Stop?
+        for number in (0..<6).reversed() { last = Stop(id: "p\(number)", next: last) }
+        try store.park(try #require(last))
+        try store.withBatch { batch in
+            try batch.park(Stop(id: "p3", next: Stop(id: "q", next: nil)))
+            let stops = try batch.retrieveAll(Stop.self)
+            #expect(stops.map(\.id) == ["p0", "p1", "p2", "p3", "p4", "p5", "q"])
+            #expect(stops.first?.line == ["p0", "p1", "p2", "p3", "q"])
+            #expect(stops.first { $0.id == "p4" }?.line == ["p4", "p5"])
+        }
+        #expect(try store.retrieve(Stop.self, identifier: "p1")?.line == ["p1", "p2", "p3", "q"])
+    }
 }
