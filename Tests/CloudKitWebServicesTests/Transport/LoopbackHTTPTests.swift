@@ -44,7 +44,9 @@ struct LoopbackHTTPTests {
     }
 
     static func echoServer() throws -> LoopbackServer {
-        try LoopbackServer(limits: LoopbackServer.Limits(maxBodyBytes: 100)) { request in
+        // A generous read timeout: these tests write from a task, and a full test run can hold
+        // every thread of the pool for tens of seconds between two writes.
+        try LoopbackServer(limits: LoopbackServer.Limits(maxBodyBytes: 100, ioTimeout: .seconds(120))) { request in
             StandInResponse(status: 201, headers: ["Content-Length": "999", "X-Kind": "echo"], body: request.body)
         }
     }
