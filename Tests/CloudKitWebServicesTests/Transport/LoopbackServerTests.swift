@@ -68,17 +68,34 @@ struct LoopbackServerTests {
 
     @Test("Past the connection limit, a connection is closed unanswered; the slot frees when one ends")
     func connectionLimit() async throws {
-        let echo = try EchoServer(limits: LoopbackServer.Limits(maxConnections: 1))
-        echo.server.faults.inject(.delay(.seconds(2)), atRequest: 1)
+        // The first request is held until the test has seen the second turned away, so a loaded
+        // machine cannot let the slot free early (a fixed delay did, under CI's full run).
+        let release = Gate()
+        let server = try LoopbackServer(limits: LoopbackServer.Limits(maxConnections: 1, handlerTimeout: .seconds(120)))
+        {
+            request in
+            if request.path == "/holding" { try? await release.waitUntilOpen() }
+            return StandInResponse(status: 200, body: request.body)
+        }
+        defer { server.stop() }
         let transport = URLSessionTransport()
-        let holding = echo.request("/holding", body: Self.body)
-        let slow = Task { try await transport.send(holding) }
-        try await waitUntil { echo.server.received.count == 1 }
-        await #expect(throws: URLError.self) { try await transport.send(echo.request("/turned-away", body: Self.body)) }
+        let slow = Task { try await transport.send(Self.request(to: server, path: "/holding")) }
+        try await waitUntil { server.received.count == 1 }
+        await #expect(throws: URLError.self) {
+            try await transport.send(Self.request(to: server, path: "/turned-away"))
+        }
+        release.open()
         #expect(try await slow.value.1.statusCode == 200)
-        let (_, after) = try await transport.send(echo.request("/after", body: Self.body))
+        let (_, after) = try await transport.send(Self.request(to: server, path: "/after"))
         #expect(after.statusCode == 200)
-        #expect(echo.server.received.map(\.path) == ["/holding", "/after"])
+        #expect(server.received.map(\.path) == ["/holding", "/after"])
+    }
+
+    static func request(to server: LoopbackServer, path: String) -> URLRequest {
+        var request = URLRequest(url: server.baseURL.appendingPathComponent(String(path.dropFirst())))
+        request.httpMethod = "POST"
+        request.httpBody = body
+        return request
     }
 
     @Test("A fault by order wins over one by path, which then serves the next request to its path")

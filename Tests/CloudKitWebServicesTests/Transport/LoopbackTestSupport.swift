@@ -58,12 +58,31 @@ final class HandledCount: @unchecked Sendable {
     func increment() { lock.withLock { count += 1 } }
 }
 
-/// Polls `condition` every 10 ms for at most five seconds; throws when it never holds.
+/// Polls `condition` every 10 ms, 6,000 times at most (a minute on an idle machine, more when a
+/// full test run holds the cooperative pool); throws when it never holds.
 func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-    for _ in 0..<500 {
+    for _ in 0..<6_000 {
         if condition() { return }
         try await Task.sleep(for: .milliseconds(10))
     }
     struct NeverHeld: Error {}
     throw NeverHeld()
+}
+
+/// A gate a handler waits at until the test opens it.
+final class Gate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isOpen = false
+
+    func open() { lock.withLock { isOpen = true } }
+
+    /// Waits, polling every 5 ms, until ``open()``; throws after 24,000 polls (two minutes idle).
+    func waitUntilOpen() async throws {
+        for _ in 0..<24_000 {
+            if lock.withLock({ isOpen }) { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        struct NeverOpened: Error {}
+        throw NeverOpened()
+    }
 }
