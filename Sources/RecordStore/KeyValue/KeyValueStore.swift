@@ -90,7 +90,8 @@ public struct KeyValueStore: Sendable {
 
     /// Keeps `value` for `key`, replacing what was there, durably; `nil` removes it.
     ///
-    /// - Throws: `EncodingError` when the value cannot be encoded, is a linked model, or, in a
+    /// - Throws: `EncodingError`, at a path that starts with `key`, when the value cannot be
+    ///   encoded (a NaN or infinite `Double` field among them), is a linked model, or, in a
     ///   view that syncs, when the key cannot name a record on the server;
     ///   `RecordEncodingError.recordTooLarge(size:limit:heaviestFields:)` past 1 MB.
     public func set<Value: Encodable>(_ value: Value, forKey key: String) throws {
@@ -124,7 +125,17 @@ public struct KeyValueStore: Sendable {
         record.recordType = Self.recordType
         record.recordName = key
         if let kind = ScalarKind(of: Value.self) { record[Self.kindField] = .string(kind.rawValue) }
-        try store.withBatch { try $0.save(record, inZone: namespace, localOnly: !syncs) }
+        do {
+            try store.withBatch { try $0.save(record, inZone: namespace, localOnly: !syncs) }
+        } catch let error as EncodingError {
+            // A number CloudKit's JSON cannot carry is refused as the record's JSON is written, at
+            // the path of its field's value there: the app knows it by its key.
+            throw error.withContext { context in
+                EncodingError.Context(
+                    codingPath: Self.path(wirePath: context.codingPath, forKey: key),
+                    debugDescription: context.debugDescription, underlyingError: context.underlyingError)
+            }
+        }
     }
 
     /// Removes the value for `key`, if any.
@@ -182,6 +193,14 @@ public struct KeyValueStore: Sendable {
     private static func path(_ path: [any CodingKey], forKey key: String) -> [any CodingKey] {
         guard path.first?.stringValue == StoredValue<Never>.CodingKeys.value.stringValue else { return path }
         return [ValueKey(key)] + path.dropFirst()
+    }
+
+    /// `path`, a coding path in a value's record as CloudKit's JSON, starting with `key` instead of
+    /// the keys of its field's value (`fields`, `value`, `value`).
+    private static func path(wirePath path: [any CodingKey], forKey key: String) -> [any CodingKey] {
+        let fieldValue = ["fields", StoredValue<Never>.CodingKeys.value.stringValue, "value"]
+        guard path.prefix(fieldValue.count).map(\.stringValue) == fieldValue else { return path }
+        return [ValueKey(key)] + path.dropFirst(fieldValue.count)
     }
 
     /// The field that says which kind of number a `Bool` or number value is.

@@ -121,6 +121,33 @@ struct KeyValueTests {
         }
     }
 
+    @Test("A NaN or infinite number, which CloudKit's JSON cannot carry, fails at its key, not at the record's JSON")
+    func nonFiniteNumbers() throws {
+        let settings = try RecordStore.inMemory().keyValues(namespace: "settings")
+        let cases: [(any Encodable, String, [String])] = [
+            (Double.nan, "ratio", ["ratio"]),
+            (Double.infinity, "limit", ["limit"]),
+            (Optional(-Double.infinity), "floor", ["floor"]),
+            ([1, Double.nan], "factors", ["factors", "Index 1"]),
+        ]
+        for (value, key, path) in cases {
+            do {
+                try settings.set(value, forKey: key)
+                Issue.record("\(key): a value JSON cannot carry was kept")
+            } catch let EncodingError.invalidValue(_, context) {
+                #expect(context.codingPath.map(\.stringValue) == path, "\(key)")
+                #expect(context.debugDescription.hasPrefix("Unable to encode Double."), "\(key)")
+            }
+            #expect(try settings.contains(key) == false)
+        }
+        // A model value is kept as its JSON's bytes, where such a number is written as text: it reads back.
+        struct Scale: Codable, Equatable {
+            var factors: [Double]
+        }
+        try settings.set(Scale(factors: [1, -.infinity]), forKey: "scale")
+        #expect(try settings.value(Scale.self, forKey: "scale") == Scale(factors: [1, -.infinity]))
+    }
+
     @Test("Keys, existence, removal one by one and by prefix, per namespace")
     func keysAndRemoval() throws {
         let store = try RecordStore.inMemory()

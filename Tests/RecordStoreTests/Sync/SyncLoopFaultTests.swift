@@ -128,26 +128,18 @@ struct SyncLoopFaultTests {
         // The local changes made to each record: the server may carry out at most one operation
         // for each (a create, an update or a delete), however the syncs are stopped.
         var localChanges: [String: Int] = [:]
+        // A pick below edits.count makes that edit; the picks above it reopen the store or sync.
+        let edits: [RandomEdit] = [
+            .saveLocally, .saveLocally, .saveLocally, .deleteLocally, .editRemotely, .deleteRemotely,
+        ]
         for step in 0..<40 {
             let name = names.randomElement(using: &random) ?? "N0"
-            let key = noteKey(name, zone: "Notes")
-            switch Int.random(in: 0..<8, using: &random) {
-            case 0, 1, 2:
-                var record = try device.store.record(for: key) ?? note(name, "")
-                record["title"] = .string("Local \(step)")
-                try device.store.save(record, inZone: "Notes")
-                localChanges[name, default: 0] += 1
-            case 3:
-                if try device.store.record(for: key) != nil {
-                    try device.store.deleteRecord(for: key)
+            let pick = Int.random(in: 0..<8, using: &random)
+            switch pick {
+            case 0..<edits.count:
+                if try edits[pick].apply(toNote: name, step: step, store: device.store, database: device.database) {
                     localChanges[name, default: 0] += 1
                 }
-            case 4:
-                if device.database.edit(name, inZone: "Notes", { $0["title"] = .string("Remote \(step)") }) == nil {
-                    device.database.save(note(name, "Remote \(step)"), inZone: "Notes")
-                }
-            case 5:
-                device.database.delete(name, inZone: "Notes")
             case 6:
                 if Bool.random(using: &random) { try device.reopen() } else { try device.cutPower() }
             default:

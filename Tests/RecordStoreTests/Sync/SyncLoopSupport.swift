@@ -54,6 +54,37 @@ func note(_ name: String, _ title: String, zone: String = "Notes") -> Record {
     noteRecord(name, title: title, zone: zone)
 }
 
+/// One edit of a random run: the store's note saved or deleted here, or the server's edited or
+/// deleted by another device.
+enum RandomEdit {
+    case saveLocally, deleteLocally, editRemotely, deleteRemotely
+
+    /// Makes this edit to the note `name`, titled after `step`. Returns whether the store changed,
+    /// that is whether it owes the server one more operation (which the server may carry out once).
+    func apply(toNote name: String, step: Int, store: RecordStore, database: StandInDatabase) throws -> Bool {
+        let key = noteKey(name, zone: "Notes")
+        switch self {
+        case .saveLocally:
+            var record = try store.record(for: key) ?? note(name, "")
+            record["title"] = .string("Local \(step)")
+            try store.save(record, inZone: "Notes")
+            return true
+        case .deleteLocally:
+            guard try store.record(for: key) != nil else { return false }
+            try store.deleteRecord(for: key)
+            return true
+        case .editRemotely:
+            if database.edit(name, inZone: "Notes", { $0["title"] = .string("Remote \(step)") }) == nil {
+                database.save(note(name, "Remote \(step)"), inZone: "Notes")
+            }
+            return false
+        case .deleteRemotely:
+            database.delete(name, inZone: "Notes")
+            return false
+        }
+    }
+}
+
 /// The stand-in's title of the record `name`.
 func serverTitle(_ database: StandInDatabase, _ name: String, zone: String = "Notes") -> String? {
     guard case .string(let title) = database.record(name, inZone: zone)?["title"] else { return nil }

@@ -302,26 +302,16 @@ struct SyncOverHTTPTests {
             .closeBeforeAnswer(handled: true), .closeMidAnswer, .reset(handled: true), .delay(.seconds(2)),
             .delay(.milliseconds(50)),
         ]
+        // A pick below edits.count makes that edit; the picks above it reopen the store or sync.
+        let edits: [RandomEdit] = [.saveLocally, .saveLocally, .deleteLocally, .editRemotely, .deleteRemotely]
         for step in 0..<40 {
             let name = names.randomElement(using: &random) ?? "N0"
-            let key = noteKey(name, zone: "Notes")
-            switch Int.random(in: 0..<7, using: &random) {
-            case 0, 1:
-                var record = try device.store.record(for: key) ?? note(name, "")
-                record["title"] = .string("Local \(step)")
-                try device.store.save(record, inZone: "Notes")
-                localChanges[name, default: 0] += 1
-            case 2:
-                if try device.store.record(for: key) != nil {
-                    try device.store.deleteRecord(for: key)
+            let pick = Int.random(in: 0..<7, using: &random)
+            switch pick {
+            case 0..<edits.count:
+                if try edits[pick].apply(toNote: name, step: step, store: device.store, database: device.database) {
                     localChanges[name, default: 0] += 1
                 }
-            case 3:
-                if device.database.edit(name, inZone: "Notes", { $0["title"] = .string("Remote \(step)") }) == nil {
-                    device.database.save(note(name, "Remote \(step)"), inZone: "Notes")
-                }
-            case 4:
-                device.database.delete(name, inZone: "Notes")
             case 5:
                 try device.reopen()
             default:
