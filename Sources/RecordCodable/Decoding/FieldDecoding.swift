@@ -12,6 +12,7 @@ import Foundation
 /// 4. Any other type decodes itself from a ``ValueDecoder``. When it asks for a container that
 ///    JSON bytes hold, it reads the JSON decoder's container.
 extension RecordDecodingEngine {
+    /// The value of type `T` that the field `value` holds, at `path` for its errors.
     ///
     /// The path is built only when a value decodes itself or an error needs it; a value of a type
     /// with a fixed mapping reads without one.
@@ -54,6 +55,10 @@ extension RecordDecodingEngine {
     /// The value in a field that holds a JSON object or array: all but always the value's JSON,
     /// which the JSON decoder reads whole, the fast way, the value running once. Bytes that are
     /// not its JSON, such as raw data that begins with a bracket, the value reads itself.
+    ///
+    /// Bytes that fail to decode as the value's JSON are decoded twice, once each way: the cost
+    /// falls on what is rare, raw data that begins with a bracket and a value that does not read,
+    /// whose error is then the value's own, from its second reading.
     ///
     /// Kept apart from the common route, which would otherwise ask the runtime for the metadata
     /// of `Optional<T>` on every call.

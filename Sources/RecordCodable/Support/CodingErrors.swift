@@ -43,18 +43,23 @@ extension DecodingError {
     /// of a nested value, whose path starts inside that value, placed at the value's field.
     func prefixingPath(with prefix: [any CodingKey]) -> DecodingError {
         guard !prefix.isEmpty else { return self }
-        func moved(_ context: Context) -> Context {
+        return withContext { context in
             Context(
-                codingPath: prefix + context.codingPath,
-                debugDescription: context.debugDescription,
+                codingPath: prefix + context.codingPath, debugDescription: context.debugDescription,
                 underlyingError: context.underlyingError)
         }
+    }
+
+    /// The same error — its kind, and its type or key — with the context that `change` makes of
+    /// its own: for a module of the package that knows more than the coder did (a path or a
+    /// message that names what the store calls the value).
+    package func withContext(_ change: (Context) -> Context) -> DecodingError {
         switch self {
-        case .typeMismatch(let type, let context): return .typeMismatch(type, moved(context))
-        case .valueNotFound(let type, let context): return .valueNotFound(type, moved(context))
-        case .keyNotFound(let key, let context): return .keyNotFound(key, moved(context))
-        case .dataCorrupted(let context): return .dataCorrupted(moved(context))
-        @unknown default: return self
+        case .typeMismatch(let type, let context): .typeMismatch(type, change(context))
+        case .valueNotFound(let type, let context): .valueNotFound(type, change(context))
+        case .keyNotFound(let key, let context): .keyNotFound(key, change(context))
+        case .dataCorrupted(let context): .dataCorrupted(change(context))
+        @unknown default: self
         }
     }
 }
@@ -87,16 +92,19 @@ extension EncodingError {
     /// The same error with `prefix` put before its coding path.
     func prefixingPath(with prefix: [any CodingKey]) -> EncodingError {
         guard !prefix.isEmpty else { return self }
+        return withContext { context in
+            Context(
+                codingPath: prefix + context.codingPath, debugDescription: context.debugDescription,
+                underlyingError: context.underlyingError)
+        }
+    }
+
+    /// The same error, and its value, with the context that `change` makes of its own (see
+    /// `DecodingError.withContext(_:)`).
+    package func withContext(_ change: (Context) -> Context) -> EncodingError {
         switch self {
-        case .invalidValue(let value, let context):
-            return .invalidValue(
-                value,
-                Context(
-                    codingPath: prefix + context.codingPath,
-                    debugDescription: context.debugDescription,
-                    underlyingError: context.underlyingError))
-        @unknown default:
-            return self
+        case .invalidValue(let value, let context): .invalidValue(value, change(context))
+        @unknown default: self
         }
     }
 }
