@@ -191,7 +191,6 @@ struct AssetFile {
         }
     }
 
-    /// The field's value with this asset replaced by `uploaded`.
     /// Whether `record` holds an asset that is a local file, in a field or a field's list.
     static func anyIn(_ record: Record) -> Bool {
         record.fields.values.contains { value in
@@ -203,6 +202,9 @@ struct AssetFile {
         }
     }
 
+    /// The field's value with this asset replaced by `uploaded`: the whole value for a field
+    /// that is one asset, the element at ``element`` for a list (the value unchanged when it is
+    /// no longer a list that long).
     func replacing(in value: RecordValue?, with uploaded: RecordAsset) -> RecordValue? {
         guard let element else { return .asset(uploaded) }
         guard case .list(var elements) = value, elements.indices.contains(element) else { return value }

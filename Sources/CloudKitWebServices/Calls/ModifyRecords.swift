@@ -34,8 +34,9 @@ extension CloudKitDatabase {
     /// - Returns: One entry for each operation, in order, and the zone's new sync token.
     /// - Throws: ``CloudKitError``: ``CloudKitError/Reason/invalidRequest(_:)`` for an atomic
     ///   request too large, or a body that cannot be written; the server's refusal of a whole
-    ///   request; or no answer. For a request sent in parts, the error's
-    ///   ``CloudKitError/completed`` holds the results of the parts applied before.
+    ///   request; or no answer. The error's ``CloudKitError/completed`` holds the results of the
+    ///   operations answered before: the parts of a split request, the records an attempt
+    ///   settled before a retry of the others failed.
     public func modifyRecords(_ request: RecordsModifyRequest) async throws -> RecordsModifyResponse {
         // A request without operations changes nothing, and the server refuses it.
         guard !request.operations.isEmpty else { return RecordsModifyResponse(records: []) }
@@ -105,35 +106,46 @@ extension CloudKitDatabase {
         var pending = Array(request.operations.indices)
         var syncToken: String?
         var retries = 0
-        while true {
-            var sent = request
-            sent.operations = pending.map { request.operations[$0] }
-            let exchange = try Exchange(
-                operation: ModifyPlan.operation, body: encode(sent, for: ModifyPlan.operation),
-                recordName: sent.operations.count == 1 ? sent.operations.first?.record.recordName : nil,
-                resendsWhenUnanswered: ModifyPlan.resendsWhenUnanswered(sent.operations))
-            let (answer, resent) = try await exchange.reply(RecordsModifyResponse.self, from: self)
-            syncToken = answer.syncToken ?? syncToken
-            guard answer.records.count == sent.operations.count else {
-                // Without one answer per operation, answers cannot be matched to operations: the
-                // first answer is returned as it came, and a later one is an error.
-                guard retries > 0 else { return answer }
-                throw exchange.failure(
-                    .unreadableAnswer(
-                        status: 200, AnswerMismatch(operations: sent.operations.count, answers: answer.records.count)),
-                    attempts: 1)
+        do {
+            while true {
+                var sent = request
+                sent.operations = pending.map { request.operations[$0] }
+                let exchange = try Exchange(
+                    operation: ModifyPlan.operation, encoding: sent,
+                    recordName: sent.operations.count == 1 ? sent.operations.first?.record.recordName : nil,
+                    resendsWhenUnanswered: ModifyPlan.resendsWhenUnanswered(sent.operations))
+                let (answer, resent) = try await exchange.reply(RecordsModifyResponse.self, from: self)
+                syncToken = answer.syncToken ?? syncToken
+                guard answer.records.count == sent.operations.count else {
+                    // Without one answer per operation, answers cannot be matched to operations:
+                    // the first answer is returned as it came, and a later one is an error.
+                    guard retries > 0 else { return answer }
+                    throw exchange.failure(
+                        .unreadableAnswer(
+                            status: 200,
+                            AnswerMismatch(operations: sent.operations.count, answers: answer.records.count)),
+                        attempts: 1)
+                }
+                var entries = answer.records
+                if resent { entries = try await settleLostAnswer(entries, operations: sent.operations, plan: plan) }
+                for (entry, index) in zip(entries, pending) { answers[index] = entry }
+                let refused = plan.retryable(entries)
+                guard !refused.isEmpty,
+                    let delay = retryPolicy.delay(
+                        beforeRetry: retries,
+                        serverDelay: refused.compactMap { entries[$0].error?.requestedDelay() }.max())
+                else { break }
+                try await retryPolicy.sleep(delay)
+                retries += 1
+                pending = refused.map { pending[$0] }
             }
-            var entries = answer.records
-            if resent { entries = try await settleLostAnswer(entries, operations: sent.operations, plan: plan) }
-            for (entry, index) in zip(entries, pending) { answers[index] = entry }
-            let refused = plan.retryable(entries)
-            guard !refused.isEmpty,
-                let delay = retryPolicy.delay(
-                    beforeRetry: retries, serverDelay: refused.compactMap { entries[$0].error?.askedDelay }.max())
-            else { break }
-            try await retryPolicy.sleep(delay)
-            retries += 1
-            pending = refused.map { pending[$0] }
+        } catch var error as CloudKitError {
+            // The operations answered for good before a retry of the others failed are applied
+            // (or refused) on the server: the error carries their results, as a split request's
+            // error carries its parts'.
+            let unsettled = Set(pending)
+            error.completed = answers.indices.filter { !unsettled.contains($0) }.compactMap { answers[$0] }
+            throw error
         }
         return RecordsModifyResponse(records: answers.compactMap { $0 }, syncToken: syncToken)
     }
@@ -156,10 +168,15 @@ extension CloudKitDatabase {
         let lookup = RecordsLookupRequest(
             records: doubtful.map { RecordsLookupRequest.LookupRecord(recordName: operations[$0].record.recordName) },
             zoneID: plan.zoneID)
-        let found = try await lookupRecords(lookup).records
+        // By name, not by position: an answer short of an entry, or in another order, must not
+        // count one record saved with another's.
+        var found: [String: Record] = [:]
+        for entry in try await lookupRecords(lookup).records {
+            if let record = entry.record, found[record.recordName] == nil { found[record.recordName] = record }
+        }
         var settled = entries
-        for (index, entry) in zip(doubtful, found) {
-            if let record = entry.record, record.holds(operations[index].record) {
+        for index in doubtful {
+            if let record = found[operations[index].record.recordName], record.holds(operations[index].record) {
                 settled[index] = .success(record)
             }
         }

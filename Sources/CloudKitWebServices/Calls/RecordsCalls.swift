@@ -23,7 +23,7 @@ extension CloudKitDatabase {
             var partRequest = request
             partRequest.records = Array(part)
             let exchange = try Exchange(
-                operation: "records/lookup", body: encode(partRequest, for: "records/lookup"),
+                operation: "records/lookup", encoding: partRequest,
                 recordName: part.count == 1 ? part.first?.recordName : nil, resendsWhenUnanswered: true)
             records += try await exchange.answer(RecordsLookupResponse.self, from: self).records
         }
@@ -81,22 +81,8 @@ extension CloudKitDatabase {
     func read<Request: Encodable, Answer: Decodable>(
         _ request: Request, operation: String, as answer: Answer.Type
     ) async throws -> Answer {
-        let exchange = try Exchange(
-            operation: operation, body: encode(request, for: operation), resendsWhenUnanswered: true)
+        let exchange = try Exchange(operation: operation, encoding: request, resendsWhenUnanswered: true)
         return try await exchange.answer(Answer.self, from: self)
-    }
-
-    /// The bytes of a request's body.
-    ///
-    /// - Throws: ``CloudKitError`` with ``CloudKitError/Reason/invalidRequest(_:)`` when the body
-    ///   cannot be written, such as for a value CloudKit's JSON cannot carry.
-    func encode(_ request: some Encodable, for operation: String) throws -> Data {
-        do {
-            return try RecordJSONEncoder().encode(request)
-        } catch {
-            throw CloudKitError(
-                operation: operation, reason: .invalidRequest("The request cannot be written: \(error)"), attempts: 0)
-        }
     }
 }
 

@@ -34,7 +34,7 @@ extension CloudKitDatabase {
     ///   the retries, for creates only).
     public func modifyZones(_ request: ZonesModifyRequest) async throws -> ZonesModifyResponse {
         let exchange = try Exchange(
-            operation: "zones/modify", body: encode(request, for: "zones/modify"),
+            operation: "zones/modify", encoding: request,
             resendsWhenUnanswered: request.operations.allSatisfy { $0.operationType == .create })
         return try await exchange.answer(ZonesModifyResponse.self, from: self)
     }

@@ -99,7 +99,7 @@ struct Exchange: Sendable {
             let refusal = RecordServerError(
                 httpStatus: response.statusCode, headers: response.headerFields, body: data)
             guard refusal.isRetryable,
-                let delay = policy.delay(beforeRetry: attempts - 1, serverDelay: refusal.askedDelay)
+                let delay = policy.delay(beforeRetry: attempts - 1, serverDelay: refusal.requestedDelay())
             else { throw failure(.server(refusal), attempts: attempts) }
             try await policy.sleep(delay)
         }
@@ -140,14 +140,22 @@ struct Exchange: Sendable {
     }
 }
 
-extension RecordServerError {
-    /// The seconds the server asked to wait before a retry, in the body's `retryAfter` or the
-    /// `Retry-After` header (the longer of the two), or `nil` when it did not say.
-    var askedDelay: Double? {
-        // `retryDelay` reads both; for a code that is not transient it answers only when one of
-        // them is readable, so asking it of an internal error gives the server's delay alone.
-        RecordServerError(serverErrorCode: .internalError, retryAfter: retryAfter, httpHeaders: httpHeaders)
-            .retryDelay()
+extension Exchange {
+    /// An exchange whose body is `request` written as CloudKit Web Services JSON.
+    ///
+    /// - Throws: ``CloudKitError`` with ``CloudKitError/Reason/invalidRequest(_:)``, naming the
+    ///   operation and the record, when the body cannot be written, such as for a value
+    ///   CloudKit's JSON cannot carry.
+    init(operation: String, encoding request: some Encodable, recordName: String? = nil, resendsWhenUnanswered: Bool)
+        throws
+    {
+        self.init(
+            operation: operation, body: Data(), recordName: recordName, resendsWhenUnanswered: resendsWhenUnanswered)
+        do {
+            body = try RecordJSONEncoder().encode(request)
+        } catch {
+            throw failure(.invalidRequest("The request cannot be written: \(error)"), attempts: 0)
+        }
     }
 }
 

@@ -48,9 +48,11 @@ public struct CloudKitError: Error, Sendable, CustomStringConvertible, Localized
     /// How many times the request was sent: 1 when it was not retried, 0 when it was not sent.
     public var attempts: Int
 
-    /// For a records-modify request split into several, the results of the requests that
-    /// completed before this one failed, in the order of their operations: those records are
-    /// saved or deleted. Empty otherwise.
+    /// For a records-modify request, the results of the operations the server answered for good
+    /// before this failure, in the order of the operations: those of the parts of a request split
+    /// into several that completed, and those an earlier attempt settled when the failure came
+    /// while the records it refused for now were sent again. Those records are saved, deleted or
+    /// refused as their results say. Empty otherwise.
     public var completed: [RecordResult]
 
     /// Creates an error.

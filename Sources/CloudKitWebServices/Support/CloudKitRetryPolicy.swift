@@ -40,7 +40,8 @@ public struct CloudKitRetryPolicy: Sendable {
     public var maximumServerDelay: Duration
 
     /// The share of each backoff delay taken off at random, from 0 (none) to 1: 0.5 by default,
-    /// so that a delay of 4 seconds is between 2 and 4.
+    /// so that a delay of 4 seconds is between 2 and 4. A value outside `0...1` counts as the
+    /// nearest end of it, and NaN as 0.
     public var jitter: Double
 
     /// Waits for the given time; throws `CancellationError` when the task is cancelled. By
@@ -99,8 +100,14 @@ public struct CloudKitRetryPolicy: Sendable {
         // In seconds as a Double: doubling a Duration could overflow; 2^64 is past any maximum.
         let doubled = initialDelay.seconds * Double(sign: .plus, exponent: min(retry, 64), significand: 1)
         let capped = max(min(doubled, maximumDelay.seconds), 0)
-        let share = min(max(jitter, 0), 1) * min(max(random(), 0), 1)
+        let share = Self.share(jitter) * Self.share(random())
         return .seconds(capped * (1 - share))
+    }
+
+    /// `value` within `0...1`, and 0 for NaN: `min` and `max` pass a NaN on, and
+    /// `Duration.seconds(_:)` traps on one.
+    private static func share(_ value: Double) -> Double {
+        value.isNaN ? 0 : min(max(value, 0), 1)
     }
 }
 

@@ -265,10 +265,24 @@ public struct RecordServerError: Error, Hashable, Sendable {
     ///   - now: The time an HTTP date in `Retry-After` is counted from.
     public func retryDelay(attempt: Int = 0, now: Date = Date()) -> Double? {
         guard isRetryable else { return nil }
-        let body = retryAfter.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-        if let asked = [body, headerDelay(now: now)].compactMap({ $0 }).max() { return asked }
+        if let asked = requestedDelay(now: now) { return asked }
         let doublings = min(max(attempt, 0), 6)
         return Double(1 << doublings)
+    }
+
+    /// The seconds the server itself asked to wait before a retry, or `nil` when it did not say:
+    /// the body's ``retryAfter`` or the response's `Retry-After` header field (in seconds, or an
+    /// HTTP date counted from `now`), the longer of the two when both are there.
+    ///
+    /// Unlike ``retryDelay(attempt:now:)``, it never falls back to a backoff of its own, so that a
+    /// client with its own backoff (such as `CloudKitRetryPolicy`) can tell the server's delay
+    /// from none. A `retryAfter` that is negative or not finite, and a `Retry-After` that is
+    /// neither a number of seconds nor a date, say nothing.
+    ///
+    /// - Parameter now: The time an HTTP date in `Retry-After` is counted from.
+    public func requestedDelay(now: Date = Date()) -> Double? {
+        let body = retryAfter.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        return [body, headerDelay(now: now)].compactMap { $0 }.max()
     }
 
     /// The value of the header field `name` in ``httpHeaders``, whatever the case of its name.

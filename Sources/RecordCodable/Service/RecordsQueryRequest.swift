@@ -70,7 +70,9 @@ public struct RecordsQueryRequest: Hashable, Sendable, Codable, WireCodable {
         self.continuationMarker = continuationMarker
     }
 
-    /// The request for the page after `response`, or `nil` when `response` was the last page.
+    /// The request for the page after `response`, or `nil` when `response` was the last page —
+    /// or brings back this request's own marker, which would ask for the same page again, for
+    /// ever.
     ///
     /// It is this request with the response's ``RecordsQueryResponse/continuationMarker``:
     ///
@@ -85,7 +87,7 @@ public struct RecordsQueryRequest: Hashable, Sendable, Codable, WireCodable {
     ///
     /// - Parameter response: The server's answer to this request.
     public func nextPage(after response: RecordsQueryResponse) -> RecordsQueryRequest? {
-        guard let marker = response.continuationMarker else { return nil }
+        guard let marker = response.continuationMarker, marker != continuationMarker else { return nil }
         var next = self
         next.continuationMarker = marker
         return next

@@ -93,8 +93,15 @@ private struct SyncLoop<Service: RecordSyncService> {
     /// ``RecordStore/SyncOptions/maximumRetryDelay``: they call for no other round (they go with
     /// one that others call for, as every record owed does).
     private var givenUp: Set<RecordKey> = []
-    /// The longest delay the refusals of the last round asked for, if any asked.
+    /// The longest delay the refusals of the last round asked for, if any asked: at most
+    /// ``longestWait``.
     private var retryDelay: Double?
+
+    /// The longest wait between rounds, in seconds, whatever ``RecordStore/SyncOptions/maximumRetryDelay``
+    /// says: `Int64.max`, about what a `Duration` holds. A longer delay asked for by the server
+    /// would trap in `Duration.seconds(_:)`; it calls for no other round, as any delay too long
+    /// does.
+    static var longestWait: Double { Double(Int64.max) }
 
     init(store: RecordStore, service: Service, options: RecordStore.SyncOptions) {
         self.store = store
@@ -146,7 +153,9 @@ private struct SyncLoop<Service: RecordSyncService> {
                 // Held back by another record of an atomic request (a custom zone's are, unless
                 // told otherwise): sent again at once, without the one in conflict.
                 retryDelay = max(retryDelay ?? 0, 0)
-            } else if let delay = error.retryDelay(attempt: report.rounds - 1), delay <= options.maximumRetryDelay {
+            } else if let delay = error.retryDelay(attempt: report.rounds - 1), delay <= options.maximumRetryDelay,
+                delay <= Self.longestWait
+            {
                 retryDelay = max(retryDelay ?? 0, delay)
             } else {
                 givenUp.insert(key)

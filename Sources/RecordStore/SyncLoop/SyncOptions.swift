@@ -31,7 +31,7 @@ extension RecordStore {
         /// The longest wait, in seconds, before sending again records the server refused for now
         /// (`THROTTLED`, `ZONE_BUSY`…), which asks for a delay. A record whose delay is longer calls
         /// for no other round: it is left for the next sync, and listed in ``SyncReport/failures``.
-        /// 30 by default.
+        /// 30 by default. Whatever it says, a delay past `Int64.max` seconds is too long.
         public var maximumRetryDelay: Double
 
         /// Options with the given conflict policy and zones, and the default bounds.

@@ -241,7 +241,8 @@ public final class StandInDatabase: @unchecked Sendable {
             }
             start = offset
         }
-        let end = min(start + max(request.resultsLimit ?? 200, 1), matching.count)
+        // Counted from what is left, so that a limit as large as Int holds cannot overflow.
+        let end = start + min(max(request.resultsLimit ?? 200, 1), matching.count - start)
         return RecordsQueryResponse(
             records: matching[start..<end].map { .success($0) },
             continuationMarker: end < matching.count ? String(end) : nil)
@@ -449,13 +450,16 @@ extension StandInDatabase {
             zoneID: zoneID)
     }
 
-    /// An error answer: CloudKit's error body, with `Retry-After` when it asks for a delay.
+    /// An error answer: CloudKit's error body, with `Retry-After` in whole seconds when it asks
+    /// for a delay that an `Int` holds (a longer one is in the body's `retryAfter` alone).
     static func error(
         _ status: Int, _ code: RecordServerError.Code, _ reason: String, retryAfter: Double? = nil
     ) -> StandInResponse {
         let error = RecordServerError(reason: reason, serverErrorCode: code, retryAfter: retryAfter)
         var headers = ["Content-Type": "application/json; charset=UTF-8"]
-        if let retryAfter { headers["Retry-After"] = String(Int(retryAfter.rounded(.up))) }
+        if let seconds = retryAfter.flatMap({ Int(exactly: $0.rounded(.up)) }) {
+            headers["Retry-After"] = String(seconds)
+        }
         let body = (try? RecordJSONEncoder().encode(error)) ?? Data()
         return StandInResponse(status: status, headers: headers, body: body)
     }

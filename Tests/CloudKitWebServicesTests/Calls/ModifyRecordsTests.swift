@@ -136,6 +136,26 @@ struct ModifyRecordsTests {
         #expect(answer.syncToken == "z")
     }
 
+    @Test("When the retry of records refused for now fails, the error carries the results settled before")
+    func perRecordRetryFailureKeepsCompleted() async throws {
+        let transport = ScriptedTransport([
+            .ok(
+                #"{"records":[\#(noteJSON("N0", title: "x")),\#(refusalJSON("N1", "THROTTLED")),"#
+                    + #"\#(refusalJSON("N2", "CONFLICT"))]}"#),
+            .status(403, #"{"serverErrorCode":"ACCESS_DENIED"}"#),
+        ])
+        let database = testDatabase(transport, policy: RecordedSleeps().policy())
+        let error = try await #require(throws: CloudKitError.self) {
+            try await database.modifyRecords(RecordsModifyRequest(savingRecords: Self.records(3)))
+        }
+        #expect(transport.requests.map { operationNames($0.body) } == [["N0", "N1", "N2"], ["N1"]])
+        #expect(error.serverError?.serverErrorCode == .accessDenied)
+        #expect(error.recordName == "N1")
+        #expect(error.completed.map(\.recordName) == ["N0", "N2"])
+        #expect(error.completed.first?.record != nil)
+        #expect(error.completed.last?.error?.serverErrorCode == .conflict)
+    }
+
     @Test("Records still refused when the retries run out are returned refused")
     func perRecordRetryGivesUp() async throws {
         let sleeps = RecordedSleeps()
@@ -191,6 +211,26 @@ struct ModifyRecordsTests {
         let database = testDatabase(transport, policy: RecordedSleeps().policy())
         let answer = try await database.modifyRecords(RecordsModifyRequest(savingRecords: Self.records(1)))
         #expect(answer.records.first?.error?.serverErrorCode == .exists)
+    }
+
+    @Test(
+        "Lost creates are settled by the lookup's record of their own name, whatever the lookup's order or count",
+        arguments: [["N1", "N0"], ["N1"]])
+    func lostCreatesMatchedByName(lookedUp: [String]) async throws {
+        let entries = lookedUp.map { noteJSON($0, title: "same") }.joined(separator: ",")
+        let transport = ScriptedTransport([
+            .noAnswer,
+            .ok(#"{"records":[\#(refusalJSON("N0", "EXISTS")),\#(refusalJSON("N1", "EXISTS"))]}"#),
+            .ok(#"{"records":[\#(entries)]}"#),
+        ])
+        let database = testDatabase(transport, policy: RecordedSleeps().policy())
+        let records = [noteRecord("N0", title: "same"), noteRecord("N1", title: "same")]
+        let answer = try await database.modifyRecords(RecordsModifyRequest(savingRecords: records))
+        // A record the lookup did not return stays refused EXISTS, as the server answered it.
+        let settled = ["N0", "N1"].map { lookedUp.contains($0) ? $0 : nil }
+        #expect(answer.records.map(\.recordName) == ["N0", "N1"])
+        #expect(answer.records.map { $0.record?.recordName } == settled)
+        #expect(answer.records.map { $0.error?.serverErrorCode } == settled.map { $0 == nil ? .exists : nil })
     }
 
     @Test("An update whose answer was lost, resent and refused as a conflict, is saved when the server has it")

@@ -184,6 +184,9 @@ struct RequestTests {
             return
         }
         #expect(transport.requests.isEmpty)
+        #expect(error.operation == "records/modify")
+        #expect(error.recordName == "N1")
+        #expect(error.description.hasPrefix("CloudKit records/modify of record 'N1' was not sent: "))
     }
 }
 

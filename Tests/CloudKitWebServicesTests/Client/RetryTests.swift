@@ -47,6 +47,16 @@ struct RetryTests {
         #expect(transport.unusedSteps == 0)
     }
 
+    @Test("A retryAfter that is negative asks for no delay: the policy's backoff applies, not a fixed second")
+    func negativeRetryAfter() async throws {
+        let sleeps = RecordedSleeps()
+        let refused = ScriptedTransport.Step.status(429, #"{"serverErrorCode":"THROTTLED","retryAfter":-1}"#)
+        let transport = ScriptedTransport([refused, refused, refused, .ok(Self.page)])
+        let database = testDatabase(transport, policy: sleeps.policy())
+        _ = try await database.queryRecords(Self.query)
+        #expect(sleeps.all == [.seconds(1), .seconds(2), .seconds(4)])
+    }
+
     @Test("A server asking for a wait longer than the policy allows gets its error thrown at once")
     func serverDelayTooLong() async throws {
         let sleeps = RecordedSleeps()

@@ -22,6 +22,23 @@ struct PagesTests {
         #expect(markers == [nil, "M1", "M2"])
     }
 
+    @Test("A query's pages stop when a page brings back the marker it was asked with")
+    func queryRepeatedMarker() async throws {
+        let transport = ScriptedTransport([
+            .ok(#"{"records":[\#(noteJSON("N1", title: "a"))],"continuationMarker":"M1"}"#),
+            .ok(#"{"records":[\#(noteJSON("N2", title: "b"))],"continuationMarker":"M1"}"#),
+            .ok(#"{"records":[\#(noteJSON("N2", title: "b"))],"continuationMarker":"M1"}"#),
+        ])
+        let database = testDatabase(transport, policy: RecordedSleeps().policy())
+        var pages = 0
+        for try await _ in database.pages(of: RecordsQueryRequest(query: RecordQuery(recordType: "Note"))) {
+            pages += 1
+            if pages > 2 { break }  // without the check, the marker would be followed for ever
+        }
+        #expect(pages == 2)
+        #expect(transport.requests.count == 2)
+    }
+
     @Test("Breaking out of the loop fetches nothing more")
     func breakStops() async throws {
         let transport = ScriptedTransport([.ok(#"{"records":[],"continuationMarker":"M1"}"#)])

@@ -34,6 +34,16 @@ struct RetryPolicyTests {
         #expect(policy.delay(beforeRetry: 5, serverDelay: 1) == nil)
     }
 
+    @Test("A jitter or a random number that is NaN takes nothing off, rather than trap in Duration")
+    func notANumber() {
+        let nanJitter = CloudKitRetryPolicy(jitter: .nan, random: { 0.5 })
+        let nanRandom = CloudKitRetryPolicy(jitter: 0.5, random: { .nan })
+        #expect(nanJitter.delay(beforeRetry: 2, serverDelay: nil) == .seconds(4))
+        #expect(nanRandom.delay(beforeRetry: 2, serverDelay: nil) == .seconds(4))
+        let outOfRange = CloudKitRetryPolicy(jitter: 7, random: { -3 })
+        #expect(outOfRange.delay(beforeRetry: 2, serverDelay: nil) == .seconds(4))
+    }
+
     @Test("No retries at all, and a retry count far past any limit, give up without trapping")
     func bounds() {
         #expect(CloudKitRetryPolicy.never.delay(beforeRetry: 0, serverDelay: nil) == nil)

@@ -179,6 +179,28 @@ struct StandInDatabaseTests {
         }
     }
 
+    @Test("A query's resultsLimit as large as Int holds, past a marker, pages to the end without trapping")
+    func queryLimitPastMarker() throws {
+        _ = try modify((0..<3).map { RecordOperation(.create, record: noteRecord("N\($0)", title: "a")) })
+        let request = RecordsQueryRequest(
+            query: RecordQuery(recordType: "Note"), resultsLimit: .max, continuationMarker: "1")
+        let page = try post(.queryRecords, request, as: RecordsQueryResponse.self).get()
+        #expect(page.records.compactMap(\.record?.recordName) == ["N1", "N2"])
+        #expect(page.continuationMarker == nil)
+    }
+
+    @Test("A throttle too long for a Retry-After header is answered with the body's retryAfter alone")
+    func throttleTooLongForHeader() throws {
+        database.inject(.throttle(retryAfter: 1e30))
+        let create = RecordsModifyRequest(operations: [RecordOperation(.create, record: noteRecord("N1"))])
+        let error = try #require(throws: RecordServerError.self) {
+            try post(.modifyRecords, create, as: RecordsModifyResponse.self).get()
+        }
+        #expect(error.serverErrorCode == .throttled)
+        #expect(error.retryAfter == 1e30)
+        #expect(error.httpHeader("Retry-After") == nil)
+    }
+
     @Test(
         "Zone changes page by resultsLimit with moreComing, a token gives what changed after it, deletions too; the default zone has none"
     )

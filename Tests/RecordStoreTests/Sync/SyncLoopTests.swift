@@ -325,6 +325,23 @@ struct SyncLoopTests {
         try expectInSync(device.store, device.database)
     }
 
+    @Test("A delay past what a Duration holds is too long even when the options would wait for ever")
+    func throttledPastDuration() async throws {
+        let device = try SyncingDevice()
+        try device.store.save(note("N1", "One"), inZone: "Notes")
+        device.database.inject(.throttleRecords(retryAfter: 1e30), on: .modifyRecords)
+        var options = RecordStore.SyncOptions(zones: [RecordZoneID(zoneName: "Notes")])
+        options.maximumRetryDelay = .infinity
+        // Before the bound, the wait for 1e30 seconds trapped in Duration.seconds(_:).
+        let report = try await device.store.sync(with: device.service, options: options)
+        #expect(report.rounds == 1)
+        #expect(report.owed == [noteKey("N1", zone: "Notes")])
+        #expect(report.failures[noteKey("N1", zone: "Notes")]?.retryAfter == 1e30)
+
+        try await device.sync()
+        try expectInSync(device.store, device.database)
+    }
+
     @Test(
         "A busy zone and a server error stop the sync; the next one finishes",
         arguments: [
