@@ -33,9 +33,12 @@ final class Authentication: @unchecked Sendable {
 
     /// Runs one exchange — the request built, sent and its answer's token kept — alone when a
     /// web auth token is in use, else at once.
+    ///
+    /// - Throws: What `exchange` throws; `CancellationError`, sending nothing, when the task is
+    ///   cancelled while it waits for its turn.
     func oneAtATime<Result: Sendable>(_ exchange: () async throws -> Result) async throws -> Result {
         guard let gate else { return try await exchange() }
-        await gate.enter()
+        try await gate.enter()
         do {
             let result = try await exchange()
             await gate.leave()
@@ -85,18 +88,33 @@ final class Authentication: @unchecked Sendable {
     }
 }
 
-/// Lets one exchange in at a time, the others waiting in the order they came.
+/// Lets one exchange in at a time, the others waiting in the order they came. A waiter whose
+/// task is cancelled leaves the line at once: it does not wait for the exchange in, which may
+/// take as long as its transport lets it.
 private actor ExchangeGate {
+    /// Whether an exchange is in: the one that entered, or the waiter `leave()` let in.
     private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// The exchanges waiting, first come first, each with its ticket.
+    private var waiting: [(ticket: Int, turn: CheckedContinuation<Void, any Error>)] = []
+    /// The last ticket given to a waiter.
+    private var lastTicket = 0
 
     /// Waits until no other exchange is in.
-    func enter() async {
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled while it waits.
+    func enter() async throws {
         guard busy else {
             busy = true
             return
         }
-        await withCheckedContinuation { waiting.append($0) }
+        lastTicket &+= 1
+        let ticket = lastTicket
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { waiting.append((ticket, $0)) }
+        } onCancel: {
+            // Runs on the actor after the waiter is in line, whenever the task was cancelled.
+            Task { await self.withdraw(ticket) }
+        }
     }
 
     /// Lets the next waiting exchange in, or opens the gate.
@@ -104,7 +122,13 @@ private actor ExchangeGate {
         if waiting.isEmpty {
             busy = false
         } else {
-            waiting.removeFirst().resume()
+            waiting.removeFirst().turn.resume()
         }
+    }
+
+    /// Takes a cancelled waiter out of the line, if it is still in it.
+    private func withdraw(_ ticket: Int) {
+        guard let index = waiting.firstIndex(where: { $0.ticket == ticket }) else { return }
+        waiting.remove(at: index).turn.resume(throwing: CancellationError())
     }
 }

@@ -218,4 +218,26 @@ struct WebAuthTokenTests {
         #expect(sent == ["T0", "T1", "T2", "T3"])
         #expect(database.webAuthToken == "T4")
     }
+
+    @Test("A call cancelled while it waits for its turn leaves at once, sending nothing")
+    func cancelledWhileWaiting() async throws {
+        let transport = ScriptedTransport([.hang])
+        let database = testDatabase(
+            transport, credentials: .apiToken("API", webAuthToken: "T0"), policy: RecordedSleeps().policy())
+        let first = Task { try await database.listZones() }
+        while transport.requests.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+        let second = Task { try await database.listZones() }
+        try await Task.sleep(for: .milliseconds(50))  // time to reach the line behind the first
+        second.cancel()
+        // A bound, not a timing: a second call that waited for the first would wait until then.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(30))
+            first.cancel()
+        }
+        await #expect(throws: CancellationError.self) { try await second.value }
+        #expect(transport.requests.count == 1)
+        first.cancel()
+        watchdog.cancel()
+        await #expect(throws: CancellationError.self) { try await first.value }
+    }
 }
