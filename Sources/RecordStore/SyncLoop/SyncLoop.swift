@@ -125,7 +125,11 @@ struct SyncLoop<Service: RecordSyncService> {
     /// Fetches each zone's changes, page after page, each applied with its sync token before the
     /// next is asked for.
     private mutating func fetchChanges() async throws {
-        var zones = try store.zonesToFollow().map { RecordZoneID(zoneName: $0) }
+        // A zone the options name keeps its whole ID — its owner, for a zone shared with the
+        // user — though the store knows it by name only: the server would read a name alone as
+        // the user's own zone.
+        let named = Dictionary(options.zones.map { ($0.zoneName, $0) }, uniquingKeysWith: { first, _ in first })
+        var zones = try store.zonesToFollow().map { named[$0] ?? RecordZoneID(zoneName: $0) }
         for zoneID in options.zones where !zones.contains(where: { $0.zoneName == zoneID.zoneName }) {
             zones.append(zoneID)
         }

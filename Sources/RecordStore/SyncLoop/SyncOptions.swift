@@ -10,7 +10,8 @@ extension RecordStore {
 
         /// Zones whose changes to fetch even when the store has nothing of them yet: those a new
         /// device starts following. The sync fetches the changes of every zone the store holds a
-        /// record or a sync token of, and of these. The default zone is not followed unless it is
+        /// record or a sync token of, and of these; a zone named here is asked for with its whole
+        /// ID (its owner, for a zone shared with the user). The default zone is not followed unless it is
         /// here: CloudKit keeps no change history for it, and answers its changes with an error
         /// (see ``SyncReport/zoneFailures``).
         public var zones: [RecordZoneID]

@@ -280,6 +280,18 @@ struct SyncLoopTests {
         }
     }
 
+    @Test("A zone the options name with its owner is asked for with that owner, though the store holds records of it")
+    func followedZoneKeepsItsOwner() async throws {
+        let device = try SyncingDevice()
+        let shared = RecordZoneID(zoneName: "Shared", ownerRecordName: "_owner")
+        var record = note("S1", "One")
+        record.metadata = RecordMetadata(zoneID: shared)
+        try device.store.save(record, inZone: "Shared")
+        let service = ChangesRequestRecorder(device.service)
+        _ = try await device.store.sync(with: service, options: RecordStore.SyncOptions(zones: [shared]))
+        #expect(service.changesRequests.first?.zones.map(\.zoneID) == [shared])
+    }
+
     // MARK: Faults
 
     @Test("A request throttled as a whole stops the sync with the store consistent; the next sync finishes")
@@ -387,5 +399,38 @@ struct SyncLoopTests {
         #expect(device.database.record("N1", inZone: "Notes") == nil)
         try await device.sync()
         try expectInSync(device.store, device.database)
+    }
+}
+
+/// A service that passes each call on, and keeps the changes requests it was given.
+final class ChangesRequestRecorder: RecordSyncService, @unchecked Sendable {
+    private let service: StandInService
+    private let lock = NSLock()
+    private var requests: [ZoneChangesRequest] = []
+
+    init(_ service: StandInService) {
+        self.service = service
+    }
+
+    /// The changes requests, in order.
+    var changesRequests: [ZoneChangesRequest] { lock.withLock { requests } }
+
+    var maximumOperationsPerRequest: Int { service.maximumOperationsPerRequest }
+
+    func modifyRecords(_ request: RecordsModifyRequest) async throws -> RecordsModifyResponse {
+        try await service.modifyRecords(request)
+    }
+
+    func lookupRecords(_ request: RecordsLookupRequest) async throws -> RecordsLookupResponse {
+        try await service.lookupRecords(request)
+    }
+
+    func fetchZoneChanges(_ request: ZoneChangesRequest) async throws -> ZoneChangesResponse {
+        lock.withLock { requests.append(request) }
+        return try await service.fetchZoneChanges(request)
+    }
+
+    func modifyZones(_ request: ZonesModifyRequest) async throws -> ZonesModifyResponse {
+        try await service.modifyZones(request)
     }
 }
