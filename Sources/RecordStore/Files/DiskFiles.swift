@@ -260,9 +260,27 @@ final class DiskDirectory: StoreDirectory {
         lockDescriptor = file
     }
 
+    /// Locks the open file `descriptor` for its open file description; the `errno` of the
+    /// failure, or `nil` once locked.
+    ///
+    /// A lock held elsewhere is tried again for a quarter of a second before the store is
+    /// reported open elsewhere: a process this one starts holds a copy of every descriptor from
+    /// its fork until it runs its program, and with it the lock of a store closed meanwhile. On a
+    /// loaded machine that moment lasts; reopening a store just closed met it in the tests.
+    private static func lockExclusively(_ descriptor: Int32) -> Int32? {
+        var code = tryLockExclusively(descriptor)
+        var attempts = 0
+        while code == EAGAIN || code == EACCES || code == EWOULDBLOCK, attempts < 50 {
+            usleep(5_000)
+            attempts += 1
+            code = tryLockExclusively(descriptor)
+        }
+        return code
+    }
+
     /// Locks the open file `descriptor` for its open file description, without waiting; the
     /// `errno` of the failure, or `nil` once locked.
-    private static func lockExclusively(_ descriptor: Int32) -> Int32? {
+    private static func tryLockExclusively(_ descriptor: Int32) -> Int32? {
         #if os(Linux) || os(Android)
             var region = flock()
             region.l_type = Int16(F_WRLCK)

@@ -26,11 +26,16 @@ public enum LoopbackFault: Sendable, Hashable {
     case delay(Duration)
     /// Close the connection with a TCP reset, after the handler ran (`handled: true`) or before.
     case reset(handled: Bool)
+    /// Run the handler, then hold the answer until the test calls
+    /// ``LoopbackServer/releaseHeldAnswers()``: a request applied and not answered, for as long
+    /// as the test needs, however loaded the machine (``LoopbackServer/heldAnswers`` counts
+    /// those held now). The hold ends too when the server stops, or after two minutes.
+    case holdAnswer
 
     /// Whether the handler runs, and so whether the request takes effect.
     var runsHandler: Bool {
         switch self {
-        case .none, .closeMidAnswer, .delay: true
+        case .none, .closeMidAnswer, .delay, .holdAnswer: true
         case .status: false
         case .closeBeforeAnswer(let handled), .reset(let handled): handled
         }

@@ -94,6 +94,14 @@ public final class LoopbackServer: Sendable {
     /// sent, to check that nothing was sent twice or lost.
     public var received: [StandInRequest] { state.received }
 
+    /// How many answers a ``LoopbackFault/holdAnswer`` fault holds now: their requests applied.
+    public var heldAnswers: Int { state.heldAnswers }
+
+    /// Sends every answer held now by a ``LoopbackFault/holdAnswer`` fault.
+    public func releaseHeldAnswers() {
+        state.releaseHeldAnswers()
+    }
+
     /// Stops listening, closes every connection, and returns once the server's threads have
     /// ended. Calling it again does nothing.
     ///
@@ -116,6 +124,10 @@ private final class LoopbackServerState: @unchecked Sendable {
     private var stopping = false
     private var openConnections: Set<Int32> = []
     private var receivedRequests: [StandInRequest] = []
+    // Answers held by a holdAnswer fault, and how many times the test released those held: a
+    // hold ends when the count has moved since it began.
+    private var holding = 0
+    private var releases = 0
     // Every thread the server starts enters this group and leaves it as it ends; stop() waits.
     private let threads = DispatchGroup()
 
@@ -233,6 +245,9 @@ private final class LoopbackServerState: @unchecked Sendable {
         case .delay(let duration):
             waitUnlessStopping(duration)
             answer(response, on: connection)
+        case .holdAnswer:
+            holdUntilReleased()
+            answer(response, on: connection)
         case .reset:
             return .reset
         }
@@ -263,6 +278,26 @@ private final class LoopbackServerState: @unchecked Sendable {
         _ = executor.run(until: Date(timeIntervalSinceNow: 0.2), stopping: { false })
         executor.abandon()
         return nil
+    }
+
+    var heldAnswers: Int { lock.withLock { holding } }
+
+    func releaseHeldAnswers() {
+        lock.withLock { releases += 1 }
+    }
+
+    /// Waits until the test releases the answers held, the server stops, or two minutes pass.
+    private func holdUntilReleased() {
+        let releasesBefore = lock.withLock {
+            holding += 1
+            return releases
+        }
+        defer { lock.withLock { holding -= 1 } }
+        for _ in 0..<12_000 {
+            let released = lock.withLock { stopping || releases != releasesBefore }
+            if released { return }
+            usleep(10_000)
+        }
     }
 
     private func waitUnlessStopping(_ duration: Duration) {

@@ -23,6 +23,44 @@ struct OwnershipAndFaultTests {
         }
     }
 
+    @Test(
+        "A lock held a moment longer, as a process being started holds a closed store's, is waited for; one held on is not"
+    )
+    func lockHeldAMoment() throws {
+        try withStoreDirectory { directory in
+            try RecordStore(directory: directory).close()
+            let lockPath = directory.appendingPathComponent(DiskDirectory.lockFileName).path
+            // A descriptor of the lock file with the lock, as a child between fork and exec has.
+            let held = open(lockPath, O_RDWR | O_CLOEXEC)
+            #expect(held >= 0)
+            #expect(Self.lock(held))
+            let release = Thread {
+                usleep(60_000)
+                close(held)
+            }
+            release.start()
+            let store = try RecordStore(directory: directory)
+            store.close()
+
+            let kept = open(lockPath, O_RDWR | O_CLOEXEC)
+            defer { close(kept) }
+            #expect(Self.lock(kept))
+            expectStoreError(.locked(path: directory.path)) { _ = try RecordStore(directory: directory) }
+        }
+    }
+
+    /// Takes the lock a store takes on its lock file, through `descriptor`.
+    static func lock(_ descriptor: Int32) -> Bool {
+        #if os(Linux)
+            var region = flock()
+            region.l_type = Int16(F_WRLCK)
+            region.l_whence = Int16(SEEK_SET)
+            return fcntl(descriptor, 37, &region) == 0  // F_OFD_SETLK
+        #else
+            return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        #endif
+    }
+
     @Test("Another descriptor of the lock file, opened and closed in the owner's process, leaves the store owned")
     func lockOutlivesAnotherDescriptor() throws {
         try withStoreDirectory { directory in

@@ -7,7 +7,7 @@ import Testing
 
 /// A device syncing with the stand-in: its store, in memory files that outlive a reopening, and
 /// the service it syncs through.
-final class SyncingDevice {
+final class SyncingDevice: SyncTestDevice {
     let database: StandInDatabase
     let service: StandInService
     private let directory = MemoryDirectory(faults: nil)
@@ -42,10 +42,59 @@ final class SyncingDevice {
         return try await store.sync(with: service, options: options)
     }
 
+}
+
+/// A device of the sync tests, in process or over HTTP: its store, and the stand-in it syncs with.
+protocol SyncTestDevice: AnyObject {
+    var store: RecordStore { get }
+    var database: StandInDatabase { get }
+}
+
+extension SyncTestDevice {
     /// The title of the store's record `name` in `zone`.
     func title(_ name: String, zone: String = "Notes") throws -> String? {
         guard case .string(let title) = try store.record(for: noteKey(name, zone: zone))?["title"] else { return nil }
         return title
+    }
+}
+
+/// The work both fault suites sync, in process and over HTTP, through each fault: three notes
+/// synced, then three new ones, a tag in a zone of its own, an edit and a delete here, an edit and
+/// a new note on the server.
+enum FaultWorkload {
+    /// Makes the work on `device`, syncing once with `firstSync` after the first three notes.
+    static func prepare(_ device: some SyncTestDevice, firstSync: () async throws -> Void) async throws {
+        try device.store.save(
+            contentsOf: [note("R1", "Old one"), note("R2", "Old two"), note("R3", "Old three")], inZone: "Notes")
+        try await firstSync()
+        try device.store.save(contentsOf: (1...3).map { note("N\($0)", "New \($0)") }, inZone: "Notes")
+        try device.store.save(contentsOf: [note("T1", "Tag", zone: "Tags")], inZone: "Tags")
+        var edited = try #require(try device.store.record(for: noteKey("R1", zone: "Notes")))
+        edited["title"] = .string("One, edited here")
+        try device.store.save(edited, inZone: "Notes")
+        try device.store.deleteRecord(for: noteKey("R2", zone: "Notes"))
+        device.database.edit("R3", inZone: "Notes") { $0["title"] = .string("Three, edited there") }
+        device.database.save(note("P1", "From the phone"), inZone: "Notes")
+    }
+
+    /// What the server must have carried out for each record the work sends: once each.
+    static let expectedOperations: [String: [String: [RecordOperation.OperationType]]] = [
+        "Notes": [
+            "R1": [.create, .update], "R2": [.create, .delete], "R3": [.create],
+            "N1": [.create], "N2": [.create], "N3": [.create],
+        ],
+        "Tags": ["T1": [.create]],
+    ]
+
+    /// Checks the end every run of the work must reach, whatever faults it met: the store and the
+    /// server equal, each operation applied once, and every edit on both sides kept.
+    static func expectEnd(_ device: some SyncTestDevice, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try expectInSync(device.store, device.database, sourceLocation: sourceLocation)
+        #expect(device.database.allAppliedOperations == expectedOperations, sourceLocation: sourceLocation)
+        #expect(serverTitle(device.database, "R1") == "One, edited here", sourceLocation: sourceLocation)
+        #expect(try device.title("R3") == "Three, edited there", sourceLocation: sourceLocation)
+        #expect(try device.title("P1") == "From the phone", sourceLocation: sourceLocation)
+        #expect(try device.title("T1", zone: "Tags") == "Tag", sourceLocation: sourceLocation)
     }
 }
 

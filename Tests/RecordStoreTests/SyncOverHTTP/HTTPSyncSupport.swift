@@ -67,7 +67,7 @@ final class RecordedDelays: @unchecked Sendable {
 
 /// A device that syncs with the stand-in over HTTP: its store, in memory files that outlive a
 /// reopening, and the client it syncs through.
-final class HTTPSyncingDevice {
+final class HTTPSyncingDevice: SyncTestDevice {
     let remote: StandInOverHTTP
     let delays = RecordedDelays()
     var client: CloudKitDatabase
@@ -118,11 +118,5 @@ final class HTTPSyncingDevice {
                 return
             }
         }
-    }
-
-    /// The title of the store's record `name` in `zone`.
-    func title(_ name: String, zone: String = "Notes") throws -> String? {
-        guard case .string(let title) = try store.record(for: noteKey(name, zone: zone))?["title"] else { return nil }
-        return title
     }
 }

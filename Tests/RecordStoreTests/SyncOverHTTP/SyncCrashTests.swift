@@ -93,28 +93,36 @@ struct SyncCrashTests {
             var random = SplitMix64(seed: seed)
             let remote = try StandInOverHTTP()
             var stepsSeen: Set<Int> = []
+            var killsMidRequest = 0
             for round in 0..<12 {
+                // Every other round, the run's first request is held (below); scripted before the
+                // child starts, which sends it as soon as it is ready.
+                if round % 2 == 1 {
+                    remote.server.faults.inject(.holdAnswer, atRequest: remote.server.received.count + 1)
+                }
                 let (process, output) = try Self.start(directory, serverURL: remote.server.baseURL)
                 #expect(
                     await output.wait { $0 == "ready" },
                     "seed \(seed), round \(round): the child never opened its store")
-                // Every other round, a request the server applies and holds unanswered: the kill
-                // lands then, mostly (not counted: on a machine loaded by a full test run, the
-                // first seed has had runs in which no kill did, though every check below held). The others, after a step or a few, at a random moment.
+                // Every other round, the kill lands while the server holds a request it applied
+                // and has not answered; the others, after a step or a few, at a random moment.
                 if round % 2 == 1 {
                     // The run's first request: every run makes one (the other device's edit between
                     // rounds is there to fetch), where a later one may never come once the steps are
-                    // done, and on a loaded machine no kill would land mid-request.
-                    let held = remote.server.received.count + 1
-                    remote.server.faults.inject(.delay(.seconds(3)), atRequest: held)
-                    _ = await output.wait(seconds: 60) { _ in remote.server.received.count >= held }
+                    // done. Held until the kill, however long a loaded machine takes to get there
+                    // (the kill often missed it when it was held for a fixed time, scripted once the
+                    // child was ready: by then it had often sent it).
+                    let held = await output.wait(seconds: 240) { _ in remote.server.heldAnswers > 0 }
+                    #expect(held, "seed \(seed), round \(round): the child made no request: \(output.lines.suffix(4))")
                     try await Task.sleep(for: .milliseconds(Int.random(in: 0...100, using: &random)))
+                    if remote.server.heldAnswers > 0 { killsMidRequest += 1 }
                 } else {
                     let target = output.lines.count { $0.hasPrefix("step ") } + Int.random(in: 1...3, using: &random)
                     _ = await output.wait(seconds: 60) { _ in output.lines.count { $0.hasPrefix("step ") } >= target }
                     try await Task.sleep(for: .milliseconds(Int.random(in: 0...40, using: &random)))
                 }
                 await Self.kill(process)
+                remote.server.releaseHeldAnswers()
                 remote.server.faults.removeAll()
                 for line in output.lines where line.hasPrefix("step ") {
                     if let step = Int(line.dropFirst(5)) { stepsSeen.insert(step) }
@@ -126,6 +134,8 @@ struct SyncCrashTests {
                         fields: ["round": .int64(Int64(round))]),
                     inZone: SyncWorkload.zone)
             }
+
+            #expect(killsMidRequest == 6, "seed \(seed): kills while the server held an applied request")
 
             // The last run goes to the end by itself.
             let (process, output) = try Self.start(directory, serverURL: remote.server.baseURL)

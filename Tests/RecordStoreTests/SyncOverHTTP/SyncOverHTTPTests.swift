@@ -17,30 +17,12 @@ struct SyncOverHTTPTests {
     /// device.
     static func workload() async throws -> HTTPSyncingDevice {
         let device = try HTTPSyncingDevice()
-        try device.store.save(
-            contentsOf: [note("R1", "Old one"), note("R2", "Old two"), note("R3", "Old three")], inZone: "Notes")
-        try await device.sync()
-        try device.store.save(contentsOf: (1...3).map { note("N\($0)", "New \($0)") }, inZone: "Notes")
-        try device.store.save(contentsOf: [note("T1", "Tag", zone: "Tags")], inZone: "Tags")
-        var edited = try #require(try device.store.record(for: noteKey("R1", zone: "Notes")))
-        edited["title"] = .string("One, edited here")
-        try device.store.save(edited, inZone: "Notes")
-        try device.store.deleteRecord(for: noteKey("R2", zone: "Notes"))
-        device.database.edit("R3", inZone: "Notes") { $0["title"] = .string("Three, edited there") }
-        device.database.save(note("P1", "From the phone"), inZone: "Notes")
+        try await FaultWorkload.prepare(device) { try await device.sync() }
         return device
     }
 
-    /// Checks the end every run of the workload must reach: each operation applied once.
     static func expectEnd(_ device: HTTPSyncingDevice, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try expectInSync(device.store, device.database, sourceLocation: sourceLocation)
-        #expect(
-            device.database.allAppliedOperations == SyncLoopFaultTests.expectedOperations,
-            sourceLocation: sourceLocation)
-        #expect(serverTitle(device.database, "R1") == "One, edited here", sourceLocation: sourceLocation)
-        #expect(try device.title("R3") == "Three, edited there", sourceLocation: sourceLocation)
-        #expect(try device.title("P1") == "From the phone", sourceLocation: sourceLocation)
-        #expect(try device.title("T1", zone: "Tags") == "Tag", sourceLocation: sourceLocation)
+        try FaultWorkload.expectEnd(device, sourceLocation: sourceLocation)
     }
 
     @Test("The workload, with no fault, ends as expected, each request sent once")

@@ -305,38 +305,47 @@ struct Step: Codable, Sendable {
     var visits: Int
 }
 
-var chainTotals: [Int: Double] = [:]
-for length in [200, 2_000] where selected("chain") {
-    try withDirectory { directory in
-        let store = try RecordStore(directory: directory.appendingPathComponent("store"))
-        let steps = (0..<length).map {
-            Step(
-                id: "step-\($0)", next: $0 + 1 < length ? RecordReference(recordName: "step-\($0 + 1)") : nil, visits: 0
-            )
-        }
-        let fetched = try steps.map { step -> Record in
-            var record = try encoder.encode(step)
-            record.metadata = RecordMetadata(changeTag: "t1")
-            return record
-        }
-        try store.applyFetched(fetched.map { .success($0) })
-        var read: [Step] = []
-        let retrieveAll = try measure(operations: length) { read = try store.retrieveAll(Step.self) }
-        row("retrieveAll, chain of \(length), per model", retrieveAll, nil, target: "")
-        chainTotals[length] = retrieveAll * Double(length)
-        // Parked again, each is an update of the server's version, found through its links.
-        let parkAll = try measure(operations: length) {
-            try store.parkAll(read.map { Step(id: $0.id, next: $0.next, visits: $0.visits + 1) })
-        }
-        row("parkAll again, chain of \(length), per model", parkAll, nil, target: "")
+/// A store holding a chain of `length` steps, as fetched from the server.
+func chainStore(of length: Int, in directory: URL) throws -> RecordStore {
+    let store = try RecordStore(directory: directory.appendingPathComponent("chain-\(length)"))
+    let steps = (0..<length).map {
+        Step(id: "step-\($0)", next: $0 + 1 < length ? RecordReference(recordName: "step-\($0 + 1)") : nil, visits: 0)
     }
+    let fetched = try steps.map { step -> Record in
+        var record = try encoder.encode(step)
+        record.metadata = RecordMetadata(changeTag: "t1")
+        return record
+    }
+    try store.applyFetched(fetched.map { .success($0) })
+    return store
 }
 
-// Models chained by references: the cost of the long chain against the short one's, in total.
-if let short = chainTotals[200], let long = chainTotals[2_000] {
-    say(
-        "\("retrieveAll, 2,000-chain against 200, total".padding(toLength: 44, withPad: " ", startingAt: 0))"
-            + "    \(String(format: "%5.1f×", long / short))                         ≤ 12×")
+if selected("chain") {
+    try withDirectory { directory in
+        let short = try chainStore(of: 200, in: directory)
+        let long = try chainStore(of: 2_000, in: directory)
+        // Timed side by side, round by round, so that both see the same moments of the machine:
+        // ten reads of the short chain against one of the long, the same number of models.
+        var read: [Step] = []
+        let (shortTime, longTime) = try measureSideBySide(
+            operations: 2_000,
+            { for _ in 0..<10 { read = try short.retrieveAll(Step.self) } },
+            { read = try long.retrieveAll(Step.self) })
+        row("retrieveAll, chain of 200, per model", shortTime, nil, target: "")
+        row("retrieveAll, chain of 2,000, per model", longTime, nil, target: "")
+        // The cost of the long chain against the short one's, in total.
+        say(
+            "\("retrieveAll, 2,000-chain against 200, total".padding(toLength: 44, withPad: " ", startingAt: 0))"
+                + "    \(String(format: "%5.1f×", longTime / shortTime * 10))                         ≤ 12×")
+        // Parked again, each is an update of the server's version, found through its links.
+        for (length, store) in [(200, short), (2_000, long)] {
+            read = try store.retrieveAll(Step.self)
+            let parkAll = try measure(operations: length) {
+                try store.parkAll(read.map { Step(id: $0.id, next: $0.next, visits: $0.visits + 1) })
+            }
+            row("parkAll again, chain of \(length), per model", parkAll, nil, target: "")
+        }
+    }
 }
 
 // A query: 100 models out of 100,000, by a range of an indexed field, sorted by it. SQLite keeps
