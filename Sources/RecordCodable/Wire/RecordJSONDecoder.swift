@@ -38,8 +38,10 @@ public struct RecordJSONDecoder: Sendable {
     ///   JSON that is not valid, `DecodingError.dataCorrupted` at the empty path; for a value that
     ///   is malformed, an error at its coding path, such as `fields.title.value`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        if T.self == Record.self, let record = try Self.read(Record.self, from: data) as? T {
-            return record
+        if T.self == Record.self {
+            // Most records read straight from their bytes; any other is read from the start below.
+            if let record = RecordBytesReader.record(from: data) as? T { return record }
+            if let record = try Self.read(Record.self, from: data) as? T { return record }
         } else if let wireType = T.self as? any WireCodable.Type, let value = try Self.read(wireType, from: data) as? T
         {
             return value
