@@ -95,6 +95,17 @@ struct RecordBytesReaderTests {
         let data = try RecordJSONEncoder().encode(record)
         #expect(RecordBytesReader.record(from: data) == record)
         #expect(Self.generalOutcome(data) == .value(record))
+        // Bytes that are a slice of a larger buffer read from the slice's start.
+        let slice = (Data("[ ".utf8) + data).dropFirst(2)
+        #expect(RecordBytesReader.record(from: slice) == record)
+    }
+
+    @Test("The words a field's start is matched by are the bytes of its text")
+    func words() {
+        let typeKey = ContiguousArray(#"{"type":"#.utf8)
+        let valueKey = ContiguousArray(#","value""#.utf8)
+        #expect(ByteScan.word(typeKey.span, at: 0) == RecordBytesReader.typeKeyWord)
+        #expect(ByteScan.word(valueKey.span, at: 0) == RecordBytesReader.valueKeyWord)
     }
 
     @Test(
