@@ -79,18 +79,25 @@ final class JSONTape {
         switch token.storage {
         case .held: return heldStrings[Int(token.number)]
         case .plain:
-            // Made from a span of bytes checked as UTF-8 at once: a fraction of the cost of
-            // `String(decoding:as:)`, which repairs as it goes. Plain text is ASCII, so the check
-            // cannot fail; if it did, the repairing way would still read it.
             let text = self.text
-            if let checked = try? UTF8Span(validating: text.span.extracting(token.textRange)) {
-                return String(copying: checked)
-            }
-            return String(decoding: text[token.textRange], as: UTF8.self)
+            return Self.string(in: text.span, token.textRange, isPlain: true)
         case .escaped:
             let text = self.text
-            return String(decoding: JSONTapeParser.unescaped(text.span, token.textRange), as: UTF8.self)
+            return Self.string(in: text.span, token.textRange, isPlain: false)
         }
+    }
+
+    /// The string whose content, found valid by ``JSONTapeParser/stringEnd(_:from:)``, is
+    /// `range` of `text`; `isPlain` as that function says.
+    @inline(__always)
+    static func string(in text: Span<UInt8>, _ range: Range<Int>, isPlain: Bool) -> String {
+        guard isPlain else { return String(decoding: JSONTapeParser.unescaped(text, range), as: UTF8.self) }
+        // Made from a span of bytes checked as UTF-8 at once: a fraction of the cost of
+        // `String(decoding:as:)`, which repairs as it goes. Plain text is ASCII, so the check
+        // cannot fail; if it did, the repairing way would still read it.
+        let bytes = text.extracting(range)
+        if let checked = try? UTF8Span(validating: bytes) { return String(copying: checked) }
+        return String(decoding: JSONTapeParser.unescaped(text, range), as: UTF8.self)
     }
 
     /// Reads the bytes of the string at `index` when it is plain text: ASCII, without escapes in

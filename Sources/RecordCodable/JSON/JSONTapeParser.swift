@@ -192,7 +192,7 @@ struct JSONTapeParser {
 
     /// The position of the first byte from `start` that is not whitespace.
     @inline(__always)
-    private static func skipWhitespace(_ bytes: Span<UInt8>, from start: Int) -> Int {
+    static func skipWhitespace(_ bytes: Span<UInt8>, from start: Int) -> Int {
         var index = start
         while index < bytes.count {
             switch bytes[index] {
@@ -211,8 +211,20 @@ struct JSONTapeParser {
     private mutating func string(_ bytes: Span<UInt8>, into tokens: inout OutputSpan<JSONToken>, from start: Int)
         -> Int?
     {
-        let contentStart = start + 1
-        var position = contentStart
+        guard let (end, isPlain) = Self.stringEnd(bytes, from: start) else { return nil }
+        var token = JSONToken(kind: .string)
+        token.storage = isPlain ? .plain : .escaped
+        token.start = Int32(start + 1)
+        token.count = Int32(end - 1 - (start + 1))
+        return append(token, to: &tokens) ? end : nil
+    }
+
+    /// The position after the closing quote of the string whose opening quote is at `start`, and
+    /// whether its content is plain text (ASCII without escapes); `nil` when it is not a valid
+    /// JSON string. Its content is `start + 1 ..< end - 1`.
+    @inline(__always)
+    static func stringEnd(_ bytes: Span<UInt8>, from start: Int) -> (end: Int, isPlain: Bool)? {
+        var position = start + 1
         var isPlain = true
         while true {
             // Most of a string is plain ASCII, which is skipped eight bytes at a time.
@@ -225,20 +237,16 @@ struct JSONTapeParser {
             guard position < bytes.count else { return nil }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
-                var token = JSONToken(kind: .string)
-                token.storage = isPlain ? .plain : .escaped
-                token.start = Int32(contentStart)
-                token.count = Int32(position - contentStart)
-                return append(token, to: &tokens) ? position + 1 : nil
+                return (position + 1, isPlain)
             } else if byte == UInt8(ascii: "\\") {
-                guard let length = Self.escapeLength(bytes, at: position) else { return nil }
+                guard let length = escapeLength(bytes, at: position) else { return nil }
                 isPlain = false
                 position += length
             } else if byte < 0x20 {
                 // JSON allows control characters only escaped.
                 return nil
             } else {
-                guard let length = Self.utf8SequenceLength(bytes, at: position) else { return nil }
+                guard let length = utf8SequenceLength(bytes, at: position) else { return nil }
                 isPlain = false
                 position += length
             }
@@ -361,7 +369,7 @@ struct JSONTapeParser {
     ]
 
     /// A number read, or why it was not.
-    private enum Number {
+    enum Number {
         /// The number, as the kind of its token and its bits, and the position after it.
         case number(end: Int, kind: JSONToken.Kind, bits: UInt64)
         case malformed
@@ -370,7 +378,7 @@ struct JSONTapeParser {
     }
 
     /// Reads the number at `start` as ``WireJSON`` reads it through `JSONDecoder`.
-    private static func number(_ bytes: Span<UInt8>, at start: Int) -> Number {
+    static func number(_ bytes: Span<UInt8>, at start: Int) -> Number {
         var index = start
         let isNegative = bytes[index] == UInt8(ascii: "-")
         if isNegative { index += 1 }

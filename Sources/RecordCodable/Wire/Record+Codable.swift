@@ -321,6 +321,17 @@ enum WireRecord {
         let deleted = try members.optionalMember(.deleted)?.bool()
         let share = try members.optionalMember(.share).map(WireField.reference(from:))
         let shortGUID = try members.optionalMember(.shortGUID)?.string()
+        return metadata(
+            changeTag: changeTag, created: created, modified: modified, zoneID: zoneID, deleted: deleted,
+            share: share, shortGUID: shortGUID)
+    }
+
+    /// The metadata of a record dictionary's system fields, each as read (`nil` when missing or
+    /// `null`); `nil` when it has none.
+    static func metadata(
+        changeTag: String?, created: RecordMetadata.Stamp? = nil, modified: RecordMetadata.Stamp? = nil,
+        zoneID: RecordZoneID? = nil, deleted: Bool? = nil, share: RecordReference? = nil, shortGUID: String? = nil
+    ) -> RecordMetadata? {
         let metadata = RecordMetadata(
             changeTag: changeTag, created: created, modified: modified, zoneID: zoneID, deleted: deleted ?? false,
             share: share, shortGUID: shortGUID)

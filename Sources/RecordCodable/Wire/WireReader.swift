@@ -149,10 +149,17 @@ struct WireReader {
     /// than read as another time.
     func timestamp() throws -> Date {
         let milliseconds = try int64(acceptingText: true)
-        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-        guard Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) == milliseconds else {
+        guard let date = Self.date(milliseconds: milliseconds) else {
             throw corrupted("Timestamp \(milliseconds) is beyond the milliseconds a Date holds exactly.")
         }
+        return date
+    }
+
+    /// The date `milliseconds` after 1970, or `nil` when that `Date` would not write back as the
+    /// same milliseconds (see ``timestamp()``).
+    static func date(milliseconds: Int64) -> Date? {
+        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        guard Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) == milliseconds else { return nil }
         return date
     }
 

@@ -1,0 +1,419 @@
+import Foundation
+
+/// Reads a record dictionary straight from its bytes in one pass, when it has the shape nearly
+/// every record has; otherwise it says so, and ``RecordJSONDecoder`` reads the document the
+/// general way, from its start: into a ``JSONTape``, then through ``WireRecord/record(from:as:)``.
+///
+/// The general way makes a token of every value, then finds each member by its key, and reads
+/// each field object's members one by one. For a record such as
+///
+/// ```json
+/// {"fields":{"title":{"type":"STRING","value":"Hello"},"views":{"type":"INT64","value":3}},
+///  "recordName":"N1","recordType":"Post"}
+/// ```
+///
+/// this reader goes through the bytes once: it recognises each key from its bytes, reads each
+/// field's `{"type":"NAME","value":…}` (or `{"value":…,"type":"NAME"}`, as CloudKit writes it)
+/// with the value in its type's own terms, and makes each string once.
+///
+/// It decides only *how* a record is read, never what is read: a document it reads, the general
+/// way reads to the same record, and it reads no document the general way refuses. So it takes a
+/// document only when every part of it is of the shape it knows, and returns `nil` for anything
+/// else — a key it does not know, a key given twice, `null`, a field that is encrypted, cleared or
+/// of a type other than strings, numbers, timestamps, bytes and references (or lists of them), a
+/// trailing comma, a byte order mark, a value of the wrong kind for its type, text that is not
+/// valid JSON — so that the general way reads it, with its values and its errors. It checks the
+/// text as strictly as ``JSONTapeParser`` does, with that parser's own functions for strings and
+/// numbers, so that a value is the same `String` or number either way. It reads no deeper than a
+/// record's fixed shape: only stepping over a field's value calls itself, two levels at most.
+enum RecordBytesReader {
+    private typealias Bytes = Span<UInt8>
+
+    /// The record that `data` holds, or `nil` for the general way to read.
+    static func record(from data: Data) -> Record? {
+        let bytes = data.span
+        var index = 0
+        var recordName: String?
+        var recordType: String?
+        var changeTag: String?
+        var created: RecordMetadata.Stamp?
+        var modified: RecordMetadata.Stamp?
+        var zoneID: RecordZoneID?
+        var deleted: Bool?
+        var fields: Fields?
+        let read = readMembers(bytes, &index) { bytes, key, index in
+            switch WireRecord.Members.Key.named(bytes.extracting(key)) {
+            case .recordName: fill(&recordName, with: string(bytes, &index))
+            case .recordType: fill(&recordType, with: string(bytes, &index))
+            case .recordChangeTag: fill(&changeTag, with: string(bytes, &index))
+            case .fields: fill(&fields, with: self.fields(bytes, &index))
+            case .created: fill(&created, with: stamp(bytes, &index))
+            case .modified: fill(&modified, with: stamp(bytes, &index))
+            case .zoneID: fill(&zoneID, with: self.zoneID(bytes, &index))
+            case .deleted: fill(&deleted, with: bool(bytes, &index))
+            case .parent, .share, .shortGUID, nil: false
+            }
+        }
+        guard read, JSONTapeParser.skipWhitespace(bytes, from: index) == bytes.count, let recordName else { return nil }
+        let metadata = WireRecord.metadata(
+            changeTag: changeTag, created: created, modified: modified, zoneID: zoneID, deleted: deleted)
+        var record = Record(
+            recordType: recordType ?? "", recordName: recordName, fields: fields?.values ?? [:], metadata: metadata)
+        if let typeHints = fields?.typeHints, !typeHints.isEmpty { record.fieldTypeHints = typeHints }
+        return record
+    }
+
+    // MARK: Fields
+
+    /// A record's fields as read, with the type of each empty list, which the record keeps.
+    private struct Fields {
+        var values: [String: RecordValue] = [:]
+        var typeHints: [String: String] = [:]
+    }
+
+    /// The fields object at `index`.
+    private static func fields(_ bytes: Bytes, _ index: inout Int) -> Fields? {
+        guard consume(UInt8(ascii: "{"), bytes, &index) else { return nil }
+        var fields = Fields()
+        if closes(UInt8(ascii: "}"), bytes, &index) { return fields }
+        // Room for a record's usual fields at once: growing a dictionary field by field rehashes it.
+        fields.values.reserveCapacity(16)
+        repeat {
+            guard let name = string(bytes, &index), consume(UInt8(ascii: ":"), bytes, &index),
+                let (value, spelled) = field(bytes, &index),
+                // A name given twice is the general way's to read.
+                fields.values.updateValue(value, forKey: name) == nil
+            else { return nil }
+            // An empty list keeps the type the server has for its field.
+            if value.isEmptyList { fields.typeHints[name] = spelled.plainName }
+            guard let more = readsOn(bytes, &index, before: UInt8(ascii: "}")) else { return nil }
+            if !more { return fields }
+        } while true
+    }
+
+    /// The field object at `index`: its type and its value, in either order, and nothing else.
+    private static func field(_ bytes: Bytes, _ index: inout Int) -> (RecordValue, WireField.SpelledType)? {
+        let start = index
+        if let field = compactField(bytes, &index) { return field }
+        index = start
+        guard consume(UInt8(ascii: "{"), bytes, &index), let first = key(bytes, &index) else { return nil }
+        let read: RecordValue
+        let spelled: WireField.SpelledType
+        if bytes.extracting(first).isText("type") {
+            guard let type = type(bytes, &index), consume(UInt8(ascii: ","), bytes, &index),
+                let second = key(bytes, &index), bytes.extracting(second).isText("value"),
+                let value = value(of: type, bytes, &index)
+            else { return nil }
+            (read, spelled) = (value, type)
+        } else if bytes.extracting(first).isText("value") {
+            // The value is stepped over to find the type, then read from where it starts: read, it
+            // must end where it was stepped over to.
+            let valueStart = index
+            guard skipValue(bytes, &index, depth: 0) else { return nil }
+            let valueEnd = index
+            guard consume(UInt8(ascii: ","), bytes, &index), let second = key(bytes, &index),
+                bytes.extracting(second).isText("type"), let type = type(bytes, &index)
+            else { return nil }
+            var valueIndex = valueStart
+            guard let value = value(of: type, bytes, &valueIndex), valueIndex == valueEnd else { return nil }
+            (read, spelled) = (value, type)
+        } else {
+            return nil
+        }
+        guard consume(UInt8(ascii: "}"), bytes, &index) else { return nil }
+        return (read, spelled)
+    }
+
+    /// `{"type":` as the eight bytes ``ByteScan/word(_:at:)`` reads.
+    static var typeKeyWord: UInt64 { 0x3A22_6570_7974_227B }
+    /// `,"value"` as the eight bytes ``ByteScan/word(_:at:)`` reads.
+    static var valueKeyWord: UInt64 { 0x2265_756C_6176_222C }
+
+    /// The field object at `index` when it is written as this package and `JSONEncoder` write it,
+    /// `{"type":"NAME","value":…}` without whitespace between its keys: its start and the type's
+    /// name matched as words of bytes rather than read key by key. `nil` for any other field,
+    /// which ``field(_:_:)`` then reads from its start.
+    @inline(__always)
+    private static func compactField(_ bytes: Bytes, _ index: inout Int) -> (RecordValue, WireField.SpelledType)? {
+        index = JSONTapeParser.skipWhitespace(bytes, from: index)
+        guard index + 9 <= bytes.count, ByteScan.word(bytes, at: index) == typeKeyWord,
+            bytes[index + 8] == UInt8(ascii: "\"")
+        else { return nil }
+        // A type's name is capitals, digits and underscores.
+        let nameStart = index + 9
+        var nameEnd = nameStart
+        while nameEnd < bytes.count, isTypeNameByte(bytes[nameEnd]) { nameEnd += 1 }
+        guard nameEnd + 10 <= bytes.count, bytes[nameEnd] == UInt8(ascii: "\""),
+            ByteScan.word(bytes, at: nameEnd + 1) == valueKeyWord, bytes[nameEnd + 9] == UInt8(ascii: ":"),
+            let spelled = readableType(bytes.extracting(nameStart..<nameEnd))
+        else { return nil }
+        index = nameEnd + 10
+        guard let value = value(of: spelled, bytes, &index), consume(UInt8(ascii: "}"), bytes, &index) else {
+            return nil
+        }
+        return (value, spelled)
+    }
+
+    @inline(__always)
+    private static func isTypeNameByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "_")
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// The field type that `name` spells, when it is one this reader reads: not encrypted, and
+    /// neither a location nor an asset.
+    @inline(__always)
+    private static func readableType(_ name: Bytes) -> WireField.SpelledType? {
+        guard let spelled = WireField.SpelledType(name), !spelled.isEncrypted else { return nil }
+        switch spelled.type {
+        case .location, .asset: return nil
+        case .string, .int64, .double, .bytes, .timestamp, .reference: return spelled
+        }
+    }
+
+    /// The field type named by the string at `index`, when it is one this reader reads: not
+    /// encrypted, and neither a location nor an asset.
+    private static func type(_ bytes: Bytes, _ index: inout Int) -> WireField.SpelledType? {
+        index = JSONTapeParser.skipWhitespace(bytes, from: index)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
+            let (end, isPlain) = JSONTapeParser.stringEnd(bytes, from: index), isPlain,
+            let spelled = readableType(bytes.extracting(index + 1..<end - 1))
+        else { return nil }
+        index = end
+        return spelled
+    }
+
+    /// The value at `index` of the field type `spelled`, read as ``WireField/scalar(_:from:)``
+    /// reads it.
+    private static func value(of spelled: WireField.SpelledType, _ bytes: Bytes, _ index: inout Int)
+        -> RecordValue?
+    {
+        guard spelled.isList else { return scalar(spelled.type, bytes, &index) }
+        guard consume(UInt8(ascii: "["), bytes, &index) else { return nil }
+        var elements: [RecordValue] = []
+        if closes(UInt8(ascii: "]"), bytes, &index) { return .list(elements) }
+        // Room for a short list at once: growing from empty reallocates at each of its first elements.
+        elements.reserveCapacity(8)
+        repeat {
+            guard let element = scalar(spelled.type, bytes, &index) else { return nil }
+            elements.append(element)
+            guard let more = readsOn(bytes, &index, before: UInt8(ascii: "]")) else { return nil }
+            if !more { return .list(elements) }
+        } while true
+    }
+
+    /// A value of `type`; `nil` for one of another kind, which the general way refuses, and for a
+    /// number spelled as a string, which it reads with checks of its own.
+    private static func scalar(_ type: WireField.FieldType, _ bytes: Bytes, _ index: inout Int) -> RecordValue? {
+        switch type {
+        case .string:
+            return string(bytes, &index).map(RecordValue.string)
+        case .int64:
+            return int64(bytes, &index).map(RecordValue.int64)
+        case .double:
+            guard let (kind, bits) = number(bytes, &index) else { return nil }
+            return .double(kind == .integer ? Double(Int64(bitPattern: bits)) : Double(bitPattern: bits))
+        case .timestamp:
+            return int64(bytes, &index).flatMap(WireReader.date(milliseconds:)).map(RecordValue.date)
+        case .bytes:
+            return string(bytes, &index).flatMap { Data(base64Encoded: $0) }.map(RecordValue.bytes)
+        case .reference:
+            return reference(bytes, &index).map(RecordValue.reference)
+        case .location, .asset:
+            return nil
+        }
+    }
+
+    /// A reference object of a record name and perhaps an action, as
+    /// ``WireField/reference(from:)`` reads it; `nil` for one with a zone.
+    private static func reference(_ bytes: Bytes, _ index: inout Int) -> RecordReference? {
+        var recordName: String?
+        var action: RecordReference.Action?
+        let read = readMembers(bytes, &index) { bytes, key, index in
+            let name = bytes.extracting(key)
+            if name.isText("recordName") { return fill(&recordName, with: string(bytes, &index)) }
+            guard name.isText("action") else { return false }
+            return fill(&action, with: string(bytes, &index).flatMap(RecordReference.Action.init(rawValue:)))
+        }
+        guard read, let recordName else { return nil }
+        return RecordReference(recordName: recordName, action: action ?? .none)
+    }
+
+    // MARK: System fields
+
+    /// A `created` or `modified` stamp, as ``WireRecord`` reads it.
+    private static func stamp(_ bytes: Bytes, _ index: inout Int) -> RecordMetadata.Stamp? {
+        var timestamp: Date?
+        var userRecordName: String?
+        var deviceID: String?
+        let read = readMembers(bytes, &index) { bytes, key, index in
+            let name = bytes.extracting(key)
+            if name.isText("timestamp") {
+                return fill(&timestamp, with: int64(bytes, &index).flatMap(WireReader.date(milliseconds:)))
+            }
+            if name.isText("userRecordName") { return fill(&userRecordName, with: string(bytes, &index)) }
+            return name.isText("deviceID") && fill(&deviceID, with: string(bytes, &index))
+        }
+        guard read, let timestamp else { return nil }
+        return RecordMetadata.Stamp(timestamp: timestamp, userRecordName: userRecordName, deviceID: deviceID)
+    }
+
+    /// A zone, as ``WireField/zoneID(from:)`` reads it.
+    private static func zoneID(_ bytes: Bytes, _ index: inout Int) -> RecordZoneID? {
+        var zoneName: String?
+        var ownerRecordName: String?
+        let read = readMembers(bytes, &index) { bytes, key, index in
+            let name = bytes.extracting(key)
+            if name.isText("zoneName") { return fill(&zoneName, with: string(bytes, &index)) }
+            return name.isText("ownerRecordName") && fill(&ownerRecordName, with: string(bytes, &index))
+        }
+        guard read, let zoneName else { return nil }
+        return RecordZoneID(zoneName: zoneName, ownerRecordName: ownerRecordName)
+    }
+
+    // MARK: Text
+
+    /// Reads the object at `index`, each member's value by `readValue`, which gets the place of
+    /// its key's content and the index of its value; `false` when the object does not read: a
+    /// key that is not plain text, a value `readValue` does not read, an empty object.
+    @inline(__always)
+    private static func readMembers(
+        _ bytes: Bytes, _ index: inout Int, _ readValue: (Bytes, Range<Int>, inout Int) -> Bool
+    ) -> Bool {
+        guard consume(UInt8(ascii: "{"), bytes, &index) else { return false }
+        repeat {
+            guard let key = key(bytes, &index), readValue(bytes, key, &index),
+                let more = readsOn(bytes, &index, before: UInt8(ascii: "}"))
+            else { return false }
+            if !more { return true }
+        } while true
+    }
+
+    /// Keeps `read` in `slot`; `false` when it did not read, or when `slot` was filled before by a
+    /// key given twice, which the general way reads.
+    @inline(__always)
+    private static func fill<Value>(_ slot: inout Value?, with read: Value?) -> Bool {
+        guard slot == nil, let read else { return false }
+        slot = read
+        return true
+    }
+
+    /// Steps over whitespace and the byte `expected`; `false` when another byte comes first.
+    @inline(__always)
+    private static func consume(_ expected: UInt8, _ bytes: Bytes, _ index: inout Int) -> Bool {
+        index = JSONTapeParser.skipWhitespace(bytes, from: index)
+        guard index < bytes.count, bytes[index] == expected else { return false }
+        index += 1
+        return true
+    }
+
+    /// Steps over whitespace and `closing`, when it comes next: the end of an empty container.
+    @inline(__always)
+    private static func closes(_ closing: UInt8, _ bytes: Bytes, _ index: inout Int) -> Bool {
+        consume(closing, bytes, &index)
+    }
+
+    /// After a member or an element: `true` past a comma, for another to follow; `false` past
+    /// `closing`; `nil` for anything else. (A comma before `closing`, which `JSONDecoder` allows,
+    /// is left to the general way, as the next key or value does not read.)
+    @inline(__always)
+    private static func readsOn(_ bytes: Bytes, _ index: inout Int, before closing: UInt8) -> Bool? {
+        index = JSONTapeParser.skipWhitespace(bytes, from: index)
+        guard index < bytes.count else { return nil }
+        let byte = bytes[index]
+        index += 1
+        if byte == UInt8(ascii: ",") { return true }
+        return byte == closing ? false : nil
+    }
+
+    /// The place of the content of the key at `index`, a string of plain text, and steps over the
+    /// colon after it.
+    @inline(__always)
+    private static func key(_ bytes: Bytes, _ index: inout Int) -> Range<Int>? {
+        index = JSONTapeParser.skipWhitespace(bytes, from: index)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
+            let (end, isPlain) = JSONTapeParser.stringEnd(bytes, from: index), isPlain
+        else { return nil }
+        let content = index + 1..<end - 1
+        index = end
+        guard consume(UInt8(ascii: ":"), bytes, &index) else { return nil }
+        return content
+    }
+
+    /// The string at `index`, made as ``JSONTape`` makes it.
+    @inline(__always)
+    private static func string(_ bytes: Bytes, _ index: inout Int) -> String? {
+        index = JSONTapeParser.skipWhitespace(bytes, from: index)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
+            let (end, isPlain) = JSONTapeParser.stringEnd(bytes, from: index)
+        else { return nil }
+        let string = JSONTape.string(in: bytes, index + 1..<end - 1, isPlain: isPlain)
+        index = end
+        return string
+    }
+
+    /// The literal `true` or `false` at `index`.
+    private static func bool(_ bytes: Bytes, _ index: inout Int) -> Bool? {
+        index = JSONTapeParser.skipWhitespace(bytes, from: index)
+        if bytes.hasText("true", at: index) {
+            index += 4
+            return true
+        } else if bytes.hasText("false", at: index) {
+            index += 5
+            return false
+        }
+        return nil
+    }
+
+    /// The number at `index`, as the kind and bits of its token in a tape.
+    @inline(__always)
+    private static func number(_ bytes: Bytes, _ index: inout Int) -> (JSONToken.Kind, UInt64)? {
+        index = JSONTapeParser.skipWhitespace(bytes, from: index)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "-") || (0x30...0x39).contains(bytes[index]),
+            case .number(let end, let kind, let bits) = JSONTapeParser.number(bytes, at: index)
+        else { return nil }
+        index = end
+        return (kind, bits)
+    }
+
+    /// The number at `index` as ``WireReader/int64(acceptingText:)`` reads it: an integer within
+    /// `Int64`, or minus zero as zero.
+    private static func int64(_ bytes: Bytes, _ index: inout Int) -> Int64? {
+        guard let (kind, bits) = number(bytes, &index) else { return nil }
+        switch kind {
+        case .integer: return Int64(bitPattern: bits)
+        case .double: return Double(bitPattern: bits) == 0 ? 0 : nil
+        default: return nil
+        }
+    }
+
+    /// Steps over the value at `index`, a string, a number, or an array or object of them nested
+    /// no deeper than a field's value; `false` for anything else, which this reader does not read.
+    private static func skipValue(_ bytes: Bytes, _ index: inout Int, depth: Int) -> Bool {
+        index = JSONTapeParser.skipWhitespace(bytes, from: index)
+        guard index < bytes.count else { return false }
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+            guard let (end, _) = JSONTapeParser.stringEnd(bytes, from: index) else { return false }
+            index = end
+            return true
+        case UInt8(ascii: "["), UInt8(ascii: "{"):
+            // A list of references is as deep as a field's value goes.
+            let closing = bytes[index] == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
+            guard depth < 2 else { return false }
+            index += 1
+            if closes(closing, bytes, &index) { return true }
+            repeat {
+                if closing == UInt8(ascii: "}") {
+                    guard key(bytes, &index) != nil else { return false }
+                }
+                guard skipValue(bytes, &index, depth: depth + 1),
+                    let more = readsOn(bytes, &index, before: closing)
+                else { return false }
+                if !more { return true }
+            } while true
+        default:
+            return number(bytes, &index) != nil
+        }
+    }
+}
