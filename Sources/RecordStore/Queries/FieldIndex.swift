@@ -55,8 +55,13 @@ struct FieldIndex {
     /// Sorts the entries again after changes that were not made in place.
     mutating func sortIfNeeded() {
         guard !isSorted else { return }
-        entries = values.map { Entry(value: $0.value, key: $0.key) }
-        entries.sort(by: Self.precedes)
+        let unsorted = values.map { Entry(value: $0.value, key: $0.key) }
+        // Positions are sorted rather than entries: a sort moves each element many times, and an
+        // entry's move copies its value and its key's three strings, their counts kept.
+        let order = unsorted.withUnsafeBufferPointer { entries in
+            entries.indices.sorted { Self.precedes(entries[$0], entries[$1]) }
+        }
+        entries = order.map { unsorted[$0] }
         isSorted = true
     }
 
