@@ -22,7 +22,10 @@ extension RecordJSONDecoder {
     /// the type's discussion), a member that does not read, a record without a type (the
     /// server's deletion marker), or a name that is not ASCII, which the keys' bytes alone cannot
     /// match as `String`s compare.
-    package static func fieldValues(_ names: some Collection<String>, ofRecordIn data: Data) -> RecordFieldValues? {
+    ///
+    /// The names are an array, not any collection: the store calls this from its own module, where
+    /// a generic would not be specialised, and would step through the names by witness calls.
+    package static func fieldValues(_ names: [String], ofRecordIn data: Data) -> RecordFieldValues? {
         guard names.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }),
             case .parsed(let tape) = JSONTape.parsing(data, maximumDepth: WireJSON.maximumNesting),
             tape.kind(at: 0) == .object

@@ -62,7 +62,7 @@ struct EncodedRecord: Hashable {
     /// The values of the fields `names` that the record has, as ``decoded(as:)`` gives them, read
     /// without building the record's other fields when its JSON allows: what an index of a few
     /// fields reads of every record.
-    func fieldValues(_ names: some Collection<String>, as key: RecordKey) throws -> [String: RecordValue] {
+    func fieldValues(_ names: [String], as key: RecordKey) throws -> [String: RecordValue] {
         guard let read = RecordWireForm.fieldValues(names, from: json), read.recordName == key.recordName,
             read.recordType == key.recordType
         else {

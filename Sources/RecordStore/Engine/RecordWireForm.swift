@@ -24,7 +24,7 @@ enum RecordWireForm {
     /// The name, type and fields `names` of the record whose JSON is `bytes`, read without the
     /// other fields; `nil` when the record must be read whole to say (see
     /// `RecordJSONDecoder.fieldValues(_:ofRecordIn:)`).
-    static func fieldValues(_ names: some Collection<String>, from bytes: Data) -> RecordFieldValues? {
+    static func fieldValues(_ names: [String], from bytes: Data) -> RecordFieldValues? {
         RecordJSONDecoder.fieldValues(names, ofRecordIn: bytes)
     }
 }

@@ -54,7 +54,7 @@ final class SecondaryIndexes {
         // In the journal's order, so that neighbouring entries come in one read.
         let keys = engine.index.records { key, slot in key.recordType == recordType && slot.state.isVisible }
             .sorted { $0.slot.location.offset < $1.slot.location.offset }.map(\.key)
-        try Self.forEachRecord(of: keys, fields: fields, engine: engine) { key, values in
+        try Self.forEachRecord(of: keys, fields: Array(fields), engine: engine) { key, values in
             guard let values else { return }
             for name in fields { built[name]?.set(values[name], for: key, inPlace: false) }
         }
@@ -65,7 +65,7 @@ final class SecondaryIndexes {
     /// has none visible, reading the records a chunk at a time: neighbours in one read, and only
     /// a chunk's bytes held at once.
     private static func forEachRecord(
-        of keys: [RecordKey], fields: some Collection<String>, engine: StoreEngine,
+        of keys: [RecordKey], fields: [String], engine: StoreEngine,
         _ body: (RecordKey, [String: RecordValue]?) throws -> Void
     ) throws {
         var start = keys.startIndex
