@@ -50,8 +50,12 @@ final class JSONTape {
     ///
     /// - Parameter maximumDepth: The deepest a value may nest; the document's own value is at 0.
     static func parsing(_ data: Data, maximumDepth: Int) -> JSONParseOutcome<JSONTape> {
-        let text = ContiguousArray(data)
-        return JSONTapeParser.tokens(of: text, maximumDepth: maximumDepth).map { JSONTape(text: text, tokens: $0) }
+        parsing(text: ContiguousArray(data), maximumDepth: maximumDepth)
+    }
+
+    /// The tape of the JSON text `text`, kept as the tape's own; see ``parsing(_:maximumDepth:)``.
+    static func parsing(text: ContiguousArray<UInt8>, maximumDepth: Int) -> JSONParseOutcome<JSONTape> {
+        JSONTapeParser.tokens(of: text, maximumDepth: maximumDepth).map { JSONTape(text: text, tokens: $0) }
     }
 
     /// A tape of tokens whose strings are held whole (`heldStrings`, which a `.held` token's

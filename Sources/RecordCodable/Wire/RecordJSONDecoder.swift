@@ -54,11 +54,30 @@ public struct RecordJSONDecoder: Sendable {
         return try JSONDecoder().decode(T.self, from: data)
     }
 
+    /// A record read from the JSON text `text`: what ``decode(_:from:)`` returns, or throws, for a
+    /// `Record` and the same bytes, for a reader that holds them as an array already (the store,
+    /// from its own buffers), which `Data` would copy once more.
+    package static func record(fromText text: ContiguousArray<UInt8>) throws -> Record {
+        if let record = try read(Record.self, from: JSONTape.parsing(text: text, maximumDepth: WireJSON.maximumNesting))
+        {
+            return record
+        }
+        return try JSONDecoder().decode(Record.self, from: Data(text))
+    }
+
     /// Reads a wire value from the object that `data` holds, or returns `nil` when Foundation's
     /// decoder must read the document.
     private static func read<Value: WireCodable>(_ type: Value.Type, from data: Data) throws -> Value? {
         // The document is the value, so its depth is counted from it.
-        switch JSONTape.parsing(data, maximumDepth: WireJSON.maximumNesting) {
+        try read(type, from: JSONTape.parsing(data, maximumDepth: WireJSON.maximumNesting))
+    }
+
+    /// Reads a wire value from the object a parsed document holds, or returns `nil` when
+    /// Foundation's decoder must read the document.
+    private static func read<Value: WireCodable>(
+        _ type: Value.Type, from parsing: JSONParseOutcome<JSONTape>
+    ) throws -> Value? {
+        switch parsing {
         case .parsed(let tape) where tape.kind(at: 0) == .object:
             return try Value(wire: WireReader(tape, at: 0))
         case .parsed, .beyondFastPath, .malformed:

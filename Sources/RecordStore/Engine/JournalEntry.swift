@@ -137,6 +137,19 @@ enum JournalEntry {
     /// The local version in the record entry in `bytes`, read without the rest: the cheapest
     /// read of a record.
     static func localRecord(in bytes: UnsafeRawBufferPointer) throws -> EncodedRecord {
+        try localRecord(in: bytes) { EncodedRecord(json: Data($0), facts: $1) }
+    }
+
+    /// The local version of a record entry's record, its JSON as the text the decoder reads: for
+    /// a reader that decodes it at once, and keeps no `Data` of it.
+    static func localRecordText(in bytes: UnsafeRawBufferPointer) throws -> EncodedRecord.Text {
+        try localRecord(in: bytes) { EncodedRecord.Text(json: ContiguousArray($0), facts: $1) }
+    }
+
+    /// What `make` makes of the JSON and the local facts of a record entry's local version.
+    private static func localRecord<Result>(
+        in bytes: UnsafeRawBufferPointer, _ make: (UnsafeRawBufferPointer, LocalFacts) -> Result
+    ) throws -> Result {
         var reader = ByteReader(bytes)
         guard try kind(&reader) == .record else {
             throw ByteReader.Malformed(description: "the index points at an entry that is not a record's")
@@ -144,7 +157,8 @@ enum JournalEntry {
         for _ in 0..<3 { _ = try reader.blob() }  // the key
         _ = try reader.byte()  // the status
         _ = try reader.byte()  // the flags
-        return EncodedRecord(json: try reader.data(), facts: try LocalFacts(from: &reader))
+        let json = try reader.blob()
+        return make(json, try LocalFacts(from: &reader))
     }
 
     private static func kind(_ reader: inout ByteReader) throws -> Kind {

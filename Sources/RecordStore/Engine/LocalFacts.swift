@@ -68,15 +68,22 @@ struct LocalFacts: Hashable {
 
     /// `record`, as read from its JSON, with these facts put back.
     func restore(into record: inout Record) {
+        restore(into: &record.fields)
+    }
+
+    /// Fields read from a record's JSON, some or all of them, with the facts of those fields put
+    /// back.
+    func restore(into fields: inout [String: RecordValue]) {
+        guard !isEmpty else { return }
         for (place, url) in assetFiles {
-            record.change(at: place) { value in
+            fields.change(at: place) { value in
                 guard case .asset(var asset) = value else { return }
                 asset.fileURL = url
                 value = .asset(asset)
             }
         }
         for (place, date) in exactDates {
-            record.change(at: place) { value in
+            fields.change(at: place) { value in
                 switch value {
                 case .date: value = .date(date)
                 case .location(var location):
@@ -154,10 +161,10 @@ extension RecordValue {
     }
 }
 
-extension Record {
+extension [String: RecordValue] {
     /// Changes the value at `place`, if there is one.
     fileprivate mutating func change(at place: LocalFacts.Place, _ body: (inout RecordValue) -> Void) {
-        guard var value = fields[place.field] else { return }
+        guard var value = self[place.field] else { return }
         if let index = place.element {
             guard case .list(var elements) = value, elements.indices.contains(index) else { return }
             body(&elements[index])
@@ -165,6 +172,6 @@ extension Record {
         } else {
             body(&value)
         }
-        fields[place.field] = value
+        self[place.field] = value
     }
 }

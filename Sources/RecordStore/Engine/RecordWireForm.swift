@@ -15,4 +15,16 @@ enum RecordWireForm {
     static func record(from bytes: Data) throws -> Record {
         try RecordJSONDecoder().decode(Record.self, from: bytes)
     }
+
+    /// The record whose JSON is `text`, as ``record(from:)`` reads the same bytes.
+    static func record(fromText text: ContiguousArray<UInt8>) throws -> Record {
+        try RecordJSONDecoder.record(fromText: text)
+    }
+
+    /// The name, type and fields `names` of the record whose JSON is `bytes`, read without the
+    /// other fields; `nil` when the record must be read whole to say (see
+    /// `RecordJSONDecoder.fieldValues(_:ofRecordIn:)`).
+    static func fieldValues(_ names: [String], from bytes: Data) -> RecordFieldValues? {
+        RecordJSONDecoder.fieldValues(names, ofRecordIn: bytes)
+    }
 }

@@ -15,6 +15,8 @@ final class StoreEngine {
     private let cipher: (any RecordStoreCipher)?
     /// The store's directory, for messages.
     let path: String
+    /// The journal's path, for messages: made once, as every read would otherwise build it.
+    private let journalPath: String
     /// The journal's size under which it is never compacted.
     private let compactionThreshold: Int
     /// What opening found: a cut tail, skipped frames.
@@ -52,6 +54,7 @@ final class StoreEngine {
         self.directory = directory
         path = directory.path
         let journalPath = directory.path + "/" + Journal.fileName
+        self.journalPath = journalPath
         let journal = try Journal(directory: directory, newHeader: try StoreHeader.bytes(cipher: cipher))
         var index = StoreIndex()
         do {
@@ -160,7 +163,21 @@ final class StoreEngine {
     /// or deleted locally: as ``visibleRecord(for:)`` reads each, but with one read of the journal
     /// for each run of entries that lie close together, as the records of one batch do.
     func visibleRecords(for keys: [RecordKey]) throws -> [EncodedRecord?] {
-        var records = [EncodedRecord?](repeating: nil, count: keys.count)
+        try visibleRecords(for: keys) { try JournalEntry.localRecord(in: $0) }
+    }
+
+    /// The local versions of the records of `keys`, as ``visibleRecords(for:)`` reads them, each
+    /// with its JSON as the text the decoder reads: for a reader that decodes them at once.
+    func visibleRecordTexts(for keys: [RecordKey]) throws -> [EncodedRecord.Text?] {
+        try visibleRecords(for: keys) { try JournalEntry.localRecordText(in: $0) }
+    }
+
+    /// What `read` takes from the entries of the visible records of `keys`, in their order; see
+    /// ``visibleRecords(for:)``.
+    private func visibleRecords<Read>(
+        for keys: [RecordKey], _ read: (UnsafeRawBufferPointer) throws -> Read
+    ) throws -> [Read?] {
+        var records = [Read?](repeating: nil, count: keys.count)
         let found = keys.indices.compactMap { place in
             index[keys[place]].flatMap { $0.state.isVisible ? (place, $0.location) : nil }
         }.sorted { $0.1.offset < $1.1.offset }
@@ -179,9 +196,7 @@ final class StoreEngine {
             let bytes = try journal.read(EntryLocation(offset: first, count: UInt32(runEnd - first)))
             for (place, location) in found[start..<end] {
                 let from = location.offset - first
-                records[place] = try open(bytes[from..<(from + Int(location.count))], at: location) {
-                    try JournalEntry.localRecord(in: $0)
-                }
+                records[place] = try open(bytes[from..<(from + Int(location.count))], at: location, read)
             }
             start = end
         }
@@ -200,7 +215,6 @@ final class StoreEngine {
     private func open<Result>(
         _ bytes: ArraySlice<UInt8>, at location: EntryLocation, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) throws -> Result {
-        let journalPath = path + "/" + Journal.fileName
         do {
             return try bytes.withUnsafeBytes { stored in
                 try Self.withPlainBytes(stored, at: location.offset, in: journalPath, cipher: cipher, body)

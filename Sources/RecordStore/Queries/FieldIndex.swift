@@ -55,8 +55,17 @@ struct FieldIndex {
     /// Sorts the entries again after changes that were not made in place.
     mutating func sortIfNeeded() {
         guard !isSorted else { return }
-        entries = values.map { Entry(value: $0.value, key: $0.key) }
-        entries.sort(by: Self.precedes)
+        let unsorted = values.map { Entry(value: $0.value, key: $0.key) }
+        // Positions are sorted rather than entries, and compared where the entries lie: a sort
+        // moves and compares each element many times, and a copy of an entry retains and releases
+        // its value and its key's three strings.
+        let order = unsorted.withUnsafeBufferPointer { entries in
+            entries.indices.sorted { first, second in
+                let order = FieldOrder.compare(entries[first].value, entries[second].value)
+                return order != 0 ? order < 0 : entries[first].key < entries[second].key
+            }
+        }
+        entries = order.map { unsorted[$0] }
         isSorted = true
     }
 

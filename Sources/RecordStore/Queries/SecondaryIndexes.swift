@@ -51,12 +51,31 @@ final class SecondaryIndexes {
     ) throws {
         // Stale records are read below anyway: the new fields read them as they are now.
         var built = Dictionary(uniqueKeysWithValues: fields.map { ($0, FieldIndex()) })
+        // In the journal's order, so that neighbouring entries come in one read.
         let keys = engine.index.records { key, slot in key.recordType == recordType && slot.state.isVisible }
-        for (key, _) in keys {
-            guard let record = try engine.visibleRecord(for: key)?.decoded(as: key) else { continue }
-            for name in fields { built[name]?.set(record.fields[name], for: key, inPlace: false) }
+            .sorted { $0.slot.location.offset < $1.slot.location.offset }.map(\.key)
+        try Self.forEachRecord(of: keys, fields: Array(fields), engine: engine) { key, values in
+            guard let values else { return }
+            for name in fields { built[name]?.set(values[name], for: key, inPlace: false) }
         }
         typeIndexes.fields.merge(built) { _, new in new }
+    }
+
+    /// Calls `body` with each of `keys` and the values of `fields` of its record, `nil` when it
+    /// has none visible, reading the records a chunk at a time: neighbours in one read, and only
+    /// a chunk's bytes held at once.
+    private static func forEachRecord(
+        of keys: [RecordKey], fields: [String], engine: StoreEngine,
+        _ body: (RecordKey, [String: RecordValue]?) throws -> Void
+    ) throws {
+        var start = keys.startIndex
+        while start < keys.endIndex {
+            let chunk = Array(keys[start..<min(start + 1024, keys.endIndex)])
+            for (key, record) in zip(chunk, try engine.visibleRecords(for: chunk)) {
+                try body(key, try record?.fieldValues(fields, as: key))
+            }
+            start += chunk.count
+        }
     }
 
     /// Reads the stale records again and moves their entries: in place for a few, sorting again
@@ -64,11 +83,11 @@ final class SecondaryIndexes {
     private func catchUp(_ typeIndexes: inout TypeIndexes, engine: StoreEngine) throws {
         let size = typeIndexes.fields.values.first.map { $0.values.count + $0.missing.count } ?? 0
         let inPlace = typeIndexes.stale.count <= max(64, size / 32)
-        for key in typeIndexes.stale {
-            let record = try engine.visibleRecord(for: key)?.decoded(as: key)
-            for name in typeIndexes.fields.keys {
-                if let record {
-                    typeIndexes.fields[name]?.set(record.fields[name], for: key, inPlace: inPlace)
+        let names = Array(typeIndexes.fields.keys)
+        try Self.forEachRecord(of: Array(typeIndexes.stale), fields: names, engine: engine) { key, values in
+            for name in names {
+                if let values {
+                    typeIndexes.fields[name]?.set(values[name], for: key, inPlace: inPlace)
                 } else {
                     typeIndexes.fields[name]?.remove(key, inPlace: inPlace)
                 }

@@ -37,8 +37,11 @@ struct ModelReader {
     /// The roots of one zone share one set of records when one set serves them all, gathered in
     /// one walk; else each root gets its own.
     mutating func linkedRecords(ofAll roots: [(record: Record, zone: String)]) throws -> [LinkedRecords] {
-        know(roots)
         var linked = [LinkedRecords](repeating: .own([]), count: roots.count)
+        // When no root holds a reference, none links to a record: nothing to walk, and no root
+        // to find again (a query's results, most often).
+        guard roots.contains(where: { $0.record.holdsReferences }) else { return linked }
+        know(roots)
         let placesByZone = Dictionary(grouping: roots.indices) { roots[$0].zone }
         for (_, places) in placesByZone.sorted(by: { $0.key < $1.key }) {
             if let shared = try sharedLinkedRecords(of: places.map { roots[$0] }) {
@@ -178,6 +181,17 @@ struct ModelReader {
 }
 
 extension Record {
+    /// Whether the record's fields hold a reference, alone or in a list.
+    var holdsReferences: Bool {
+        fields.values.contains { value in
+            switch value {
+            case .reference: true
+            case .list(let elements): elements.contains { if case .reference = $0 { true } else { false } }
+            default: false
+            }
+        }
+    }
+
     /// The references the record's fields hold, alone or in lists.
     var references: [RecordReference] {
         var references: [RecordReference] = []

@@ -36,9 +36,12 @@ extension RecordStore {
             // The batch stages nothing: the records are read from the journal, their local
             // versions alone, neighbours in one read.
             let keys = try plan.keys(engine: batch.engine, indexes: indexes).keys
-            return try zip(keys, batch.engine.visibleRecords(for: keys)).compactMap { key, record in
-                try record.map { (try $0.decoded(as: key), key.zone) }
+            var roots: [(record: Record, zone: String)] = []
+            roots.reserveCapacity(keys.count)
+            for (key, text) in zip(keys, try batch.engine.visibleRecordTexts(for: keys)) {
+                if let text { roots.append((try text.decoded(as: key), key.zone)) }
             }
+            return roots
         }
         return (models, commit)
     }

@@ -226,6 +226,23 @@ struct QueryTests {
         }
     }
 
+    @Test("An index holds dates to the nanosecond, as the records do, though their JSON keeps milliseconds")
+    func exactDatesInAnIndex() throws {
+        let base = Date(timeIntervalSince1970: 1_700_000_000)
+        let store = try RecordStore.inMemory()
+        // Four dates within one millisecond, which their JSON alone would make one.
+        try store.parkAll((0..<4).map { Item(id: "t\($0)", when: base.addingTimeInterval(Double($0) * 0.0002)) })
+        let exact = Query<Item>().filter(.when, .equals(base.addingTimeInterval(0.0004)))
+        #expect(try ids(exact, in: store) == ["t2"])
+        let range = Query<Item>().filter(
+            .when, .between(base.addingTimeInterval(0.0001), base.addingTimeInterval(0.0005))
+        ).sorted(by: .when, ascending: false)
+        #expect(try ids(range, in: store) == ["t2", "t1"])
+        // A record changed after the index is built is read again the same way.
+        try store.park(Item(id: "t3", when: base.addingTimeInterval(0.0003)))
+        #expect(try ids(range, in: store) == ["t2", "t3", "t1"])
+    }
+
     @Test("Seeded random data: every query gives the same answers from the indexes as from a scan")
     func indexMatchesScan() throws {
         var random = SplitMix64(seed: 42)
