@@ -124,6 +124,14 @@ extension JSONBytesWriter {
         var count = 0
         for entry in JSONKeyOrder.sortedIndices(of: values) {
             let (name, value) = values[entry.index]
+            // Most fields are written whole, which is only ever of a common kind: asked nothing more.
+            if !prettyPrinted, let start = Self.compactFieldStart(of: value),
+                let valueBound = Self.wholeBound(of: value)
+            {
+                writeWholeField(name, start: start, value, valueBound: valueBound, first: count == 0)
+                count += 1
+                continue
+            }
             guard WireField.isCommon(value) else { return false }
             do throws(NonFiniteNumber) {
                 try writeCommonField(name, value, encrypted: false, first: count == 0)
@@ -237,15 +245,17 @@ extension JSONBytesWriter {
         }
     }
 
-    /// The most bytes the value of a field of a common kind takes when it is written whole
+    /// The most bytes the value of a field takes when it is written whole
     /// (``writeWholeField(_:start:_:valueBound:first:)``): a string, an integer, a finite double, a
-    /// date, or a list of strings, integers, finite doubles or dates. `nil` for any other value,
-    /// written piece by piece.
+    /// date within the milliseconds an `Int64` counts, or a list of one of these kinds alone.
+    /// `nil` for any other value, written piece by piece. A value it gives a bound for is of a
+    /// common kind (``WireField/isCommon(_:)``).
     static func wholeBound(of value: RecordValue) -> Int? {
         guard case .list(let elements) = value else { return wholeScalarBound(of: value) }
+        guard let first = elements.first else { return nil }
         var bound = 2
         for element in elements {
-            guard let elementBound = wholeScalarBound(of: element) else { return nil }
+            guard element.hasKind(of: first), let elementBound = wholeScalarBound(of: element) else { return nil }
             bound += elementBound + 1
         }
         return bound
@@ -254,7 +264,8 @@ extension JSONBytesWriter {
     private static func wholeScalarBound(of value: RecordValue) -> Int? {
         switch value {
         case .string(let string): JSONText.bound(of: string)
-        case .int64, .date: JSONText.integerBound
+        case .int64: JSONText.integerBound
+        case .date(let date): WireField.milliseconds(of: date) == nil ? nil : JSONText.integerBound
         case .double(let number): number.isFinite ? JSONText.doubleBound : nil
         case .bytes, .reference, .asset, .location, .list: nil
         }
@@ -330,6 +341,17 @@ extension JSONBytesWriter {
         case .asset, .location, .list:
             // Not of a common kind: never deferred (`WireField.isCommon(_:)`).
             append("null")
+        }
+    }
+}
+
+extension RecordValue {
+    /// Whether `other` is a string when this is one, an integer when this is one, and so on, for
+    /// the kinds written whole.
+    fileprivate func hasKind(of other: RecordValue) -> Bool {
+        switch (self, other) {
+        case (.string, .string), (.int64, .int64), (.double, .double), (.date, .date): true
+        default: false
         }
     }
 }
