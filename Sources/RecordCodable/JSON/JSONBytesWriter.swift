@@ -35,6 +35,21 @@ struct JSONBytesWriter {
     /// How many bytes are written.
     var count: Int { bytes.count }
 
+    /// Where the writer is: what ``rewind(to:)`` goes back to.
+    struct Mark {
+        fileprivate let count: Int
+        fileprivate let depth: Int
+    }
+
+    /// Where the writer is now, to go back to should what follows be written another way.
+    var mark: Mark { Mark(count: bytes.count, depth: depth) }
+
+    /// Removes what was written since `mark`, and goes back to its nesting.
+    mutating func rewind(to mark: Mark) {
+        bytes.removeLast(bytes.count - mark.count)
+        depth = mark.depth
+    }
+
     /// Makes room for `count` more bytes at once, for a caller that can tell about how many
     /// follow: the output is then sized once rather than doubled again and again, each time copied.
     mutating func reserve(more count: Int) {
@@ -100,6 +115,29 @@ struct JSONBytesWriter {
             append(" : ")
         } else {
             bytes.append(UInt8(ascii: ":"))
+        }
+    }
+
+    /// Writes the separator before a member, and `key`, which is plain ASCII that needs no
+    /// escape, such as `recordName`: the same bytes as ``writeKey(_:first:)``, without looking
+    /// for bytes to escape.
+    mutating func writePlainKey(_ key: StaticString, first: Bool) {
+        guard !prettyPrinted else {
+            nextElement(first: first)
+            put(upTo: key.utf8CodeUnitCount + 5) { output in
+                output.append(UInt8(ascii: "\""))
+                JSONText.putASCII(key, into: &output)
+                output.append(UInt8(ascii: "\""))
+                JSONText.putASCII(" : ", into: &output)
+            }
+            return
+        }
+        put(upTo: key.utf8CodeUnitCount + 4) { output in
+            if !first { output.append(UInt8(ascii: ",")) }
+            output.append(UInt8(ascii: "\""))
+            JSONText.putASCII(key, into: &output)
+            output.append(UInt8(ascii: "\""))
+            output.append(UInt8(ascii: ":"))
         }
     }
 

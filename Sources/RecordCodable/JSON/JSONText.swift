@@ -178,17 +178,47 @@ enum JSONKeyOrder {
     }
 
     /// The positions of `dictionary`'s entries in the order of their keys' UTF-8 bytes, as
-    /// ``sorted(_:)`` orders them: what is sorted is a number and a position for each entry, where
-    /// sorting the entries themselves would copy each key and value, a retain and a release each,
-    /// at every move.
-    static func sortedIndices<Value>(of dictionary: [String: Value]) -> [Dictionary<String, Value>.Index] {
-        var order = dictionary.indices.map { (prefix: prefix(of: dictionary[$0].key), index: $0) }
-        order.sort { first, second in
-            if first.prefix != second.prefix { return first.prefix < second.prefix }
-            return dictionary[first.index].key.utf8.lexicographicallyPrecedes(dictionary[second.index].key.utf8)
+    /// ``sorted(_:)`` orders them, each with the number it was sorted by.
+    ///
+    /// What is sorted is a number and a position for each entry, made in one walk over the keys
+    /// alone: sorting the entries themselves, or reading each entry whole, would copy each key and
+    /// value, a retain and a release each. A record's few keys are sorted by insertion, which for
+    /// a dozen keys costs a fraction of the general sort's calls through its comparison.
+    static func sortedIndices<Value>(
+        of dictionary: [String: Value]
+    ) -> [(prefix: UInt64, index: Dictionary<String, Value>.Index)] {
+        var order: [(prefix: UInt64, index: Dictionary<String, Value>.Index)] = []
+        order.reserveCapacity(dictionary.count)
+        var index = dictionary.startIndex
+        for key in dictionary.keys {
+            order.append((prefix(of: key), index))
+            dictionary.formIndex(after: &index)
         }
-        return order.map(\.index)
+        func precedes(
+            _ first: (prefix: UInt64, index: Dictionary<String, Value>.Index),
+            _ second: (prefix: UInt64, index: Dictionary<String, Value>.Index)
+        ) -> Bool {
+            if first.prefix != second.prefix { return first.prefix < second.prefix }
+            return dictionary.keys[first.index].utf8.lexicographicallyPrecedes(dictionary.keys[second.index].utf8)
+        }
+        if order.count > insertionSortLimit {
+            order.sort(by: precedes)
+        } else {
+            for next in order.indices.dropFirst() {
+                let entry = order[next]
+                var place = next
+                while place > 0, precedes(entry, order[place - 1]) {
+                    order[place] = order[place - 1]
+                    place -= 1
+                }
+                order[place] = entry
+            }
+        }
+        return order
     }
+
+    /// The most keys sorted by insertion, whose cost grows with the square of their count.
+    private static let insertionSortLimit = 24
 
     private static func prefix(of key: String) -> UInt64 {
         if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {

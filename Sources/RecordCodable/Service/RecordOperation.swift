@@ -118,9 +118,10 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
     }
 
     /// Writes the operation as ``wireJSON(at:)`` builds it, its keys in their sorted order
-    /// (`desiredKeys`, `operationType`, `record`), with no dictionary of its own.
+    /// (`desiredKeys`, `operationType`, `record`), with no dictionary of its own, and a saved
+    /// record written straight too (``JSONBytesWriter/write(_:as:at:)``).
     func write(to writer: inout JSONBytesWriter, at path: @autoclosure () -> [any CodingKey]) throws {
-        let record = try recordObject(at: path(), defersCommonFields: true)
+        try refuseMisapplied(at: path())
         writer.beginObject()
         if let desiredKeys {
             writer.writeKey("desiredKeys", first: true)
@@ -129,20 +130,35 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
         writer.writeKey("operationType", first: desiredKeys == nil)
         writer.write(operationType.rawValue)
         writer.writeKey("record", first: false)
-        try writer.write(.object(record), at: path() + [AnyCodingKey(stringValue: "record")])
+        if operationType.isDelete {
+            try writer.write(.object(deletedRecordObject), at: path() + [AnyCodingKey(stringValue: "record")])
+        } else {
+            try writer.write(
+                record, as: .saved(typeRequired: operationType.createsRecord),
+                at: path() + [AnyCodingKey(stringValue: "record")])
+        }
         writer.endObject(empty: false)
     }
 
     /// The members of the operation's `record` object, after refusing an operation the server
     /// would misapply.
     ///
-    /// - Parameters:
-    ///   - path: The coding path of the operation, built only for an error.
-    ///   - defersCommonFields: Whether the record's common fields are left as values, for
-    ///     ``JSONBytesWriter`` (``WireRecord/object(for:at:as:defersCommonFields:)``).
-    private func recordObject(
-        at path: @autoclosure () -> [any CodingKey], defersCommonFields: Bool = WireRecord.defersCommonFields
-    ) throws -> [String: WireJSON] {
+    /// - Parameter path: The coding path of the operation, built only for an error.
+    private func recordObject(at path: @autoclosure () -> [any CodingKey]) throws -> [String: WireJSON] {
+        try refuseMisapplied(at: path())
+        guard operationType.isDelete else {
+            return try WireRecord.object(
+                for: record, at: path() + [AnyCodingKey(stringValue: "record")],
+                as: .saved(typeRequired: operationType.createsRecord))
+        }
+        return deletedRecordObject
+    }
+
+    /// Refuses an operation the server would misapply: one that is not a create of a record
+    /// without a name, and a replace of a record read in part.
+    ///
+    /// - Parameter path: The coding path of the operation, built only for an error.
+    private func refuseMisapplied(at path: @autoclosure () -> [any CodingKey]) throws {
         // Only a create lets the server name the record; any other operation needs its name.
         if record.recordName.isEmpty && operationType != .create {
             throw EncodingError.invalid(
@@ -158,12 +174,11 @@ public struct RecordOperation: Hashable, Sendable, Codable, WireCodable {
                 "Record '\(record.recordName)' was read without its fields \(names), which a \(operationType.rawValue) "
                     + "would clear on the server: save it with an update, which leaves them as they are.")
         }
-        guard operationType.isDelete else {
-            return try WireRecord.object(
-                for: record, at: path() + [AnyCodingKey(stringValue: "record")],
-                as: .saved(typeRequired: operationType.createsRecord), defersCommonFields: defersCommonFields)
-        }
-        // A delete names the record, with the change tag the server checks for `delete`.
+    }
+
+    /// The `record` object of a delete: the record's name, with the change tag the server checks
+    /// for `delete`.
+    private var deletedRecordObject: [String: WireJSON] {
         var named: [String: WireJSON] = ["recordName": .string(record.recordName)]
         if operationType == .delete {
             named.set("recordChangeTag", record.metadata?.changeTag.map(WireJSON.string))

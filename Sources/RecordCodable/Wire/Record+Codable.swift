@@ -83,21 +83,95 @@ enum WireRecord {
         defersCommonFields: Bool = defersCommonFields
     ) throws -> [String: WireJSON] {
         var object: [String: WireJSON] = [:]
+        try forEachMember(of: record, at: path(), as: form, defersCommonFields: defersCommonFields) { key, member in
+            object[key.description] = member.json
+        }
+        return object
+    }
+
+    /// A member of a record's dictionary: its JSON, or what ``JSONBytesWriter`` writes without
+    /// building its JSON first.
+    enum Member {
+        case json(WireJSON)
+        case reference(RecordReference)
+        /// The record's fields, not looked at: handed over only when
+        /// ``forEachMember(of:at:as:defersCommonFields:checksFields:_:)`` is asked not to check
+        /// them, by a writer that checks each as it writes it.
+        case uncheckedFields([String: RecordValue])
+
+        /// The member's JSON.
+        var json: WireJSON {
+            switch self {
+            case .json(let json): json
+            case .reference(let reference): WireField.reference(reference)
+            // Never asked of: only a writer asks for fields unchecked.
+            case .uncheckedFields(let values): .commonFields(values)
+            }
+        }
+    }
+
+    /// Hands `body` each member of the record's dictionary as CloudKit Web Services has it in
+    /// `form`, in the order of their keys' UTF-8 bytes (as `JSONEncoder` with `.sortedKeys`
+    /// writes them): `created`, `deleted`, `fields`, `modified`, `parent`, `recordChangeTag`,
+    /// `recordName`, `recordType`, `share`, `shortGUID`, `zoneID`, each when the record has it.
+    ///
+    /// The one description of a record's dictionary: ``object(for:at:as:defersCommonFields:)``
+    /// builds it as a tree, and ``JSONBytesWriter`` writes it straight, with no dictionary of its
+    /// members. Whatever can be refused is worked out before the first member is handed over, in
+    /// this order: a missing record type, the fields in the order of `record.fields`, the cleared
+    /// fields, the `created` and `modified` stamps. So the first error is the same whichever builds.
+    ///
+    /// - Parameters:
+    ///   - defersCommonFields: As for ``object(for:at:as:defersCommonFields:)``.
+    ///   - checksFields: Whether the fields are looked at, and built or refused, before the first
+    ///     member is handed over. Without, they are handed over as ``Member/uncheckedFields(_:)``,
+    ///     for a writer that writes a record of common fields in one pass and, at anything else or
+    ///     any error, gives up and writes the record again with them checked
+    ///     (``JSONBytesWriter/write(_:as:at:)``).
+    static func forEachMember(
+        of record: Record, at path: @autoclosure () -> [any CodingKey], as form: Form,
+        defersCommonFields: Bool = defersCommonFields, checksFields: Bool = true,
+        _ body: (_ key: StaticString, _ member: Member) throws -> Void
+    ) throws {
+        var isStored = false
         switch form {
         case .stored:
-            object["recordName"] = .string(record.recordName)
-            object["recordType"] = .string(record.recordType)
+            isStored = true
         case .saved(let typeRequired):
-            // A record without a name is named by the server.
-            if !record.recordName.isEmpty { object["recordName"] = .string(record.recordName) }
-            if !record.recordType.isEmpty {
-                object["recordType"] = .string(record.recordType)
-            } else if typeRequired {
+            if record.recordType.isEmpty && typeRequired {
                 throw EncodingError.invalid(
                     record.recordType, at: path() + [AnyCodingKey(stringValue: "recordType")],
                     "Record '\(record.recordName)' has no record type, which the server needs to save it.")
             }
         }
+        let fields =
+            checksFields
+            ? Member.json(try fieldsObject(of: record, at: path(), as: form, defersCommonFields: defersCommonFields))
+            : Member.uncheckedFields(record.fields)
+        let metadata = record.metadata
+        let stored = isStored ? metadata : nil
+        let created = try stored?.created.map { try stamp($0, at: path(), key: "created") }
+        let modified = try stored?.modified.map { try stamp($0, at: path(), key: "modified") }
+
+        if let created { try body("created", .json(created)) }
+        if stored?.deleted == true { try body("deleted", .json(.bool(true))) }
+        try body("fields", fields)
+        if let modified { try body("modified", .json(modified)) }
+        if let parent = record.parent { try body("parent", .reference(parent)) }
+        if let changeTag = metadata?.changeTag { try body("recordChangeTag", .json(.string(changeTag))) }
+        // A saved record without a name is named by the server.
+        if isStored || !record.recordName.isEmpty { try body("recordName", .json(.string(record.recordName))) }
+        if isStored || !record.recordType.isEmpty { try body("recordType", .json(.string(record.recordType))) }
+        if let share = stored?.share { try body("share", .reference(share)) }
+        if let shortGUID = stored?.shortGUID { try body("shortGUID", .json(.string(shortGUID))) }
+        if let zoneID = stored?.zoneID { try body("zoneID", .json(WireField.zoneID(zoneID))) }
+    }
+
+    /// The record's `fields` object, each field built as ``WireField`` builds it, or left as the
+    /// record's values (see ``object(for:at:as:defersCommonFields:)``).
+    private static func fieldsObject(
+        of record: Record, at path: @autoclosure () -> [any CodingKey], as form: Form, defersCommonFields: Bool
+    ) throws -> WireJSON {
         var fields: [String: WireJSON] = [:]
         let encrypted = record.encryptedFields
         for (name, value) in record.fields {
@@ -118,29 +192,13 @@ enum WireRecord {
                 at: path() + [AnyCodingKey(stringValue: "fields"), AnyCodingKey(stringValue: name)])
             if defersCommonFields { cleared[name] = json } else { fields[name] = json }
         }
-        if defersCommonFields {
-            // Most often every field is written straight, which needs nothing but the values.
-            object["fields"] =
-                fields.isEmpty && cleared.isEmpty && encrypted.isEmpty
-                ? .commonFields(record.fields)
-                : .recordFields(
-                    DeferredFields(values: record.fields, encrypted: encrypted, built: fields, cleared: cleared))
-        } else {
-            object["fields"] = .object(fields)
+        guard defersCommonFields else { return .object(fields) }
+        // Most often every field is written straight, which needs nothing but the values.
+        guard fields.isEmpty && cleared.isEmpty && encrypted.isEmpty else {
+            return .recordFields(
+                DeferredFields(values: record.fields, encrypted: encrypted, built: fields, cleared: cleared))
         }
-        object.set("parent", record.parent.map(WireField.reference))
-        if let metadata = record.metadata {
-            object.set("recordChangeTag", metadata.changeTag.map(WireJSON.string))
-            if case .stored = form {
-                object.set("created", try metadata.created.map { try stamp($0, at: path(), key: "created") })
-                object.set("modified", try metadata.modified.map { try stamp($0, at: path(), key: "modified") })
-                object.set("zoneID", metadata.zoneID.map { WireField.zoneID($0) })
-                if metadata.deleted { object["deleted"] = .bool(true) }
-                object.set("share", metadata.share.map(WireField.reference))
-                object.set("shortGUID", metadata.shortGUID.map(WireJSON.string))
-            }
-        }
-        return object
+        return .commonFields(record.fields)
     }
 
     /// A record's `fields` object, left in part as the record's values (``WireJSON/recordFields(_:)``,

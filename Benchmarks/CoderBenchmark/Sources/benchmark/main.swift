@@ -77,6 +77,12 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         "write-plain-task": { consume(try JSONEncoder().encode(FlatTask.sample)) },
         // A save request of 200 flat records: divide by 200 for a record's share.
         "write-save-request-200": { consume(try RecordJSONEncoder().encode(saveRequest)) },
+        // The Codable path's write of a record alone (JSONEncoder with sorted keys), against "write-wire".
+        "write-codable": {
+            let sorted = JSONEncoder()
+            sorted.outputFormatting = .sortedKeys
+            consume(try sorted.encode(record))
+        },
         // A save request of one flat record: the body around a record, against "write-wire".
         "write-save-request": {
             consume(try RecordJSONEncoder().encode(RecordsModifyRequest(savingRecords: [record])))
