@@ -157,11 +157,14 @@ struct SyncCrashTests {
                 .union((0..<3).map { "hot-\($0)" }).union((0..<12).map { "phone-\($0)" })
             #expect(names == expected)
             // The server applied each create and each delete once, and each step's edit at most once.
+            // A record deleted before any sync got it to the server (every sync in between killed
+            // or failed, as a slow machine sees) is never sent: the server saw nothing of it.
             let applied = remote.database.allAppliedOperations[SyncWorkload.zone] ?? [:]
             for n in 0...last {
                 let operations = applied["s\(n)"] ?? []
-                #expect(
-                    operations == (deleted.contains("s\(n)") ? [.create, .delete] : [.create]), "s\(n): \(operations)")
+                let allowed: [[RecordOperation.OperationType]] =
+                    deleted.contains("s\(n)") ? [[.create, .delete], []] : [[.create]]
+                #expect(allowed.contains(operations), "s\(n): \(operations)")
             }
             for k in 0..<3 {
                 let operations = applied["hot-\(k)"] ?? []
