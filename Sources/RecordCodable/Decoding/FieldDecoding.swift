@@ -19,7 +19,16 @@ extension RecordDecodingEngine {
     func decodeField<T: Decodable>(_ type: T.Type, from value: RecordValue, at path: @autoclosure () -> CodingPath)
         throws -> T
     {
-        if let special = SpecialType(T.self), !special.isList || !value.isBytes {
+        try decodeField(type, special: SpecialType(T.self), from: value, at: path())
+    }
+
+    /// ``decodeField(_:from:at:)`` for a caller that has already asked which special type `T` is
+    /// (`SpecialType(T.self)`), so that the metatypes are compared once.
+    @inline(__always)
+    func decodeField<T: Decodable>(
+        _ type: T.Type, special: SpecialType?, from value: RecordValue, at path: @autoclosure () -> CodingPath
+    ) throws -> T {
+        if let special, !special.isList || !value.isBytes {
             return try decodeSpecial(special, as: type, from: value, at: path())
         }
         let path = path()

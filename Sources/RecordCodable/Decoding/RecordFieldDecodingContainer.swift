@@ -63,14 +63,19 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(type, forKey: key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        // A RecordMetadata property is never a field: it reads the record's metadata, which a
-        // record the server has not seen yet has none of but its name.
-        if T.self == RecordMetadata.self {
-            let name = engine.record.recordName
-            return try reinterpret(
-                engine.record.metadata ?? RecordMetadata(recordName: name.isEmpty ? nil : name), as: type)
+        // The types with a fixed mapping, recognised once here for the field's route too; none of
+        // them is metadata.
+        let special = SpecialType(T.self)
+        if special == nil {
+            // A RecordMetadata property is never a field: it reads the record's metadata, which a
+            // record the server has not seen yet has none of but its name.
+            if T.self == RecordMetadata.self {
+                let name = engine.record.recordName
+                return try reinterpret(
+                    engine.record.metadata ?? RecordMetadata(recordName: name.isEmpty ? nil : name), as: type)
+            }
+            if KnownTypes.isOptionalMetadata(T.self) { return try reinterpret(engine.record.metadata, as: type) }
         }
-        if KnownTypes.isOptionalMetadata(T.self) { return try reinterpret(engine.record.metadata, as: type) }
         let name = key.stringValue
         if engine.isIdentifier(named: name) { return try identifier(as: type, forKey: key) }
         guard let value = engine.field(named: name) else {
@@ -82,7 +87,7 @@ struct RecordFieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
             }
             return try missingValue(type, forKey: key)
         }
-        return try engine.decodeField(type, from: value, at: .field(named: name))
+        return try engine.decodeField(type, special: special, from: value, at: .field(named: name))
     }
 
     // MARK: Optional values
