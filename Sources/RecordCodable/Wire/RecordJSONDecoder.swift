@@ -43,6 +43,12 @@ public struct RecordJSONDecoder: Sendable {
             // Most records read straight from their bytes; any other is read from the start below.
             if let record = RecordBytesReader.record(from: data) as? T { return record }
             if let record = try Self.read(Record.self, from: data) as? T { return record }
+        } else if let straightType = T.self as? any StraightReadable.Type,
+            let value = straightType.straight(from: data) as? T
+        {
+            // A page of records of the usual shape reads straight from its bytes; any other is
+            // read from the start below.
+            return value
         } else if let wireType = T.self as? any WireCodable.Type, let value = try Self.read(wireType, from: data) as? T
         {
             return value
@@ -103,4 +109,13 @@ public struct RecordJSONDecoder: Sendable {
             return nil
         }
     }
+}
+
+/// A wire value that may be read straight from its bytes, in one pass, before the general way
+/// (``JSONTape`` and ``WireReader``) reads it from the start.
+protocol StraightReadable: WireCodable {
+    /// The value that `data` holds, when it is of the shape read straight; `nil` for the general
+    /// way to read the document, with its values and its errors. It reads no document the general
+    /// way refuses, and reads every document it takes to the value the general way reads.
+    static func straight(from data: Data) -> Self?
 }
