@@ -81,13 +81,25 @@ enum RecordPageBytesReader {
         return page
     }
 
+    /// The most records room is made for before they are read: a page of CloudKit's holds at
+    /// most a few hundred.
+    static let maximumReserved = 1_024
+
     /// Appends to `records` each record of the array at `index`; `false` when an entry does not
     /// read as a record alone does.
     private static func records(_ bytes: Bytes, _ index: inout Int, into records: inout [RecordResult]) -> Bool {
         guard Reader.consume(UInt8(ascii: "["), bytes, &index) else { return false }
         if Reader.closes(UInt8(ascii: "]"), bytes, &index) { return true }
         repeat {
+            let start = index
             guard let record = Reader.record(bytes, &index) else { return false }
+            if records.isEmpty {
+                // Room at once for as many records as the rest of the bytes hold at the first's
+                // length, up to a bound that no short first record can stretch: growing by
+                // doubling copies the records read so far each time.
+                let estimate = (bytes.count - index) / max(index - start, 1)
+                records.reserveCapacity(1 + min(estimate, maximumReserved))
+            }
             records.append(.success(record))
             guard let more = Reader.readsOn(bytes, &index, before: UInt8(ascii: "]")) else { return false }
             if !more { return true }
