@@ -7,8 +7,9 @@ import Foundation
 /// cannot say what kind a value is, so each kind is tried in turn. This decoder reads the bytes
 /// into a flat list of tokens instead, and the record reads itself from them through the same code
 /// as on the `Codable` path: the values are equal, and an error is the same `DecodingError`, of the
-/// same kind, at the same coding path. A record alone of the usual shape is read straight from its
-/// bytes, in one pass without the tokens; any other is read from the tokens, with the same result.
+/// same kind, at the same coding path. A record alone of the usual shape, and a page of such records
+/// (a query, lookup, modify or records-changes response), is read straight from its bytes, in one
+/// pass without the tokens; any other is read from the tokens, with the same result.
 ///
 /// ```swift
 /// let (body, _) = try await URLSession.shared.data(for: queryRequest)
