@@ -46,12 +46,12 @@ enum RecordPageBytesReader {
         var zoneID: RecordZoneID?
     }
 
-    /// The page that `data` holds, its records read as ``RecordBytesReader/record(_:_:)`` reads a record alone, or
-    /// `nil` for the general way to read the document from its start: for a member other than
-    /// `records` and `keys`, a key given twice, `null`, an entry that is not a record of the shape
-    /// ``RecordBytesReader/record(_:_:)`` reads (a server's error for one record among them), an empty body, and any
-    /// text that is not JSON. Then the general way gives the values, and each entry's result or
-    /// error, exactly as it would have; what this reader reads, that way reads the same.
+    /// The page that `data` holds, each record read as ``RecordBytesReader/record(_:_:)`` reads a
+    /// record alone; `nil` for the general way to read the document from its start: for a member
+    /// other than `records` and `keys`, a key given twice, `null`, an entry that is not a record
+    /// of the shape that reader reads (a server's error for one record among them), an empty body,
+    /// and any text that is not JSON. Then the general way gives the values, and each entry's
+    /// result or error, exactly as it would have; what this reader reads, that way reads the same.
     static func page(from data: Data, keys: Set<PageKey>) -> Page? {
         let bytes = data.span
         var index = 0
@@ -83,7 +83,7 @@ enum RecordPageBytesReader {
 
     /// The most records room is made for before they are read: a page of CloudKit's holds at
     /// most a few hundred.
-    static let maximumReserved = 1_024
+    private static let maximumReserved = 1_024
 
     /// Appends to `records` each record of the array at `index`; `false` when an entry does not
     /// read as a record alone does.
