@@ -55,6 +55,15 @@ enum RecordPageBytesReader {
     static func page(from data: Data, keys: Set<PageKey>) -> Page? {
         let bytes = data.span
         var index = 0
+        guard let page = page(bytes, &index, keys: keys),
+            JSONTapeParser.skipWhitespace(bytes, from: index) == bytes.count
+        else { return nil }
+        return page
+    }
+
+    /// The page object at `index`, read up to its closing brace, as ``page(from:keys:)`` reads a
+    /// document.
+    private static func page(_ bytes: Bytes, _ index: inout Int, keys: Set<PageKey>) -> Page? {
         var page = Page()
         var hasRecords = false
         let read = Reader.readMembers(bytes, &index) { bytes, key, index in
@@ -77,8 +86,36 @@ enum RecordPageBytesReader {
             return name.isText("zoneID") && keys.contains(.zoneID)
                 && Reader.fill(&page.zoneID, with: Reader.zoneID(bytes, &index))
         }
+        return read ? page : nil
+    }
+
+    /// The pages of a `zones/changes` body, `{"zones":[…]}`, each zone's read as
+    /// ``page(_:_:keys:)`` reads a records-changes body; `nil` for the general way to read the
+    /// document, as for a page: a zone's error among them, or anything ``page(from:keys:)`` leaves.
+    static func zonePages(from data: Data, keys: Set<PageKey>) -> [Page]? {
+        let bytes = data.span
+        var index = 0
+        var pages: [Page]?
+        let read = Reader.readMembers(bytes, &index) { bytes, key, index in
+            guard bytes.extracting(key).isText("zones"), pages == nil else { return false }
+            pages = zones(bytes, &index, keys: keys)
+            return pages != nil
+        }
         guard read, JSONTapeParser.skipWhitespace(bytes, from: index) == bytes.count else { return nil }
-        return page
+        return pages
+    }
+
+    /// The pages of the array of zones at `index`.
+    private static func zones(_ bytes: Bytes, _ index: inout Int, keys: Set<PageKey>) -> [Page]? {
+        guard Reader.consume(UInt8(ascii: "["), bytes, &index) else { return nil }
+        var pages: [Page] = []
+        if Reader.closes(UInt8(ascii: "]"), bytes, &index) { return pages }
+        repeat {
+            guard let page = page(bytes, &index, keys: keys) else { return nil }
+            pages.append(page)
+            guard let more = Reader.readsOn(bytes, &index, before: UInt8(ascii: "]")) else { return nil }
+            if !more { return pages }
+        } while true
     }
 
     /// The most records room is made for before they are read: a page of CloudKit's holds at

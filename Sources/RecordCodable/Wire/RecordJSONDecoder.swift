@@ -8,7 +8,7 @@ import Foundation
 /// into a flat list of tokens instead, and the record reads itself from them through the same code
 /// as on the `Codable` path: the values are equal, and an error is the same `DecodingError`, of the
 /// same kind, at the same coding path. A record alone of the usual shape, and a page of such records
-/// (a query, lookup, modify or records-changes response), is read straight from its bytes, in one
+/// (a query, lookup, modify, records-changes or zone-changes response), is read straight from its bytes, in one
 /// pass without the tokens; any other is read from the tokens, with the same result.
 ///
 /// ```swift

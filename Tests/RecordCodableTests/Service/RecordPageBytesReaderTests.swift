@@ -126,6 +126,27 @@ struct RecordPageBytesReaderTests {
         Self.expectStraight(RecordsChangesResponse.self, #"{"records":[],"moreComing":false}"#)
     }
 
+    @Test("A zone changes body reads straight, each zone's page as a records-changes body, or not at all")
+    func zoneChanges() {
+        let zone = #"{"zoneID":{"zoneName":"Z"},"records":[\#(Self.note),\#(Self.deletedRecord)],"syncToken":"s1"}"#
+        let zoneError = #"{"zoneID":{"zoneName":"Y"},"serverErrorCode":"ZONE_NOT_FOUND","reason":"gone"}"#
+        for text in [#"{"zones":[]}"#, #"{"zones":[\#(zone)]}"#, #"{"zones":[\#(zone),{"moreComing":true}]}"#] {
+            let data = Data(text.utf8)
+            let straight = ZoneChangesResponse.straight(from: data)
+            #expect(straight != nil, "\(text)")
+            #expect(expectSameOutcome(ZoneChangesResponse.self, from: data, text) == straight.map { .value($0) })
+        }
+        for text in [
+            #"{"zones":[\#(zone),\#(zoneError)]}"#, #"{"zones":[{"records":[\#(Self.serverError)]}]}"#,
+            #"{"zones":[],"zones":[]}"#, #"{"zones":[\#(zone)],"extra":1}"#, #"{"zones":[{"continuationMarker":"m"}]}"#,
+            #"{"zones":[\#(zone),]}"#, #"{"zones":null}"#, "{}",
+        ] {
+            let data = Data(text.utf8)
+            #expect(ZoneChangesResponse.straight(from: data) == nil, "\(text)")
+            expectSameOutcome(ZoneChangesResponse.self, from: data, text)
+        }
+    }
+
     @Test("Each body leaves what it does not read: a member of another body, or an error among records")
     func otherBodiesLeave() {
         let cases: [(String, (Data) -> Bool)] = [
