@@ -90,3 +90,13 @@ public struct RecordsChangesResponse: Hashable, Sendable, Codable, WireCodable {
         return .object(object)
     }
 }
+
+extension RecordsChangesResponse: RecordPageBody {
+    static let pageKeys: Set<RecordPageBytesReader.PageKey> = [.syncToken, .moreComing, .zoneID]
+
+    init(page: RecordPageBytesReader.Page) {
+        // As the general way reads it: each record without a zone placed in the page's.
+        self.init(
+            records: page.records, syncToken: page.syncToken, moreComing: page.moreComing ?? false, zoneID: page.zoneID)
+    }
+}

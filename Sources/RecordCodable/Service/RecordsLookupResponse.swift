@@ -30,3 +30,11 @@ public struct RecordsLookupResponse: Hashable, Sendable, Codable, WireCodable {
         .object(["records": try RecordResult.pageJSON(records, at: path)])
     }
 }
+
+extension RecordsLookupResponse: RecordPageBody {
+    static let pageKeys: Set<RecordPageBytesReader.PageKey> = []
+
+    init(page: RecordPageBytesReader.Page) {
+        self.init(records: page.records)
+    }
+}

@@ -37,3 +37,11 @@ public struct RecordsModifyResponse: Hashable, Sendable, Codable, WireCodable {
         return .object(object)
     }
 }
+
+extension RecordsModifyResponse: RecordPageBody {
+    static let pageKeys: Set<RecordPageBytesReader.PageKey> = [.syncToken]
+
+    init(page: RecordPageBytesReader.Page) {
+        self.init(records: page.records, syncToken: page.syncToken)
+    }
+}

@@ -42,3 +42,11 @@ public struct RecordsQueryResponse: Hashable, Sendable, Codable, WireCodable {
         return .object(object)
     }
 }
+
+extension RecordsQueryResponse: RecordPageBody {
+    static let pageKeys: Set<RecordPageBytesReader.PageKey> = [.continuationMarker, .syncToken]
+
+    init(page: RecordPageBytesReader.Page) {
+        self.init(records: page.records, continuationMarker: page.continuationMarker, syncToken: page.syncToken)
+    }
+}

@@ -100,3 +100,13 @@ public enum ZoneChangesResult: Hashable, Sendable {
         }
     }
 }
+
+extension ZoneChangesResponse: StraightReadable {
+    /// The body that `data` holds when each zone's page reads straight from its bytes, as a
+    /// records-changes body does; `nil` for the general way to read the document.
+    static func straight(from data: Data) -> Self? {
+        RecordPageBytesReader.zonePages(from: data, keys: RecordsChangesResponse.pageKeys).map { pages in
+            Self(zones: pages.map { .success(RecordsChangesResponse(page: $0)) })
+        }
+    }
+}

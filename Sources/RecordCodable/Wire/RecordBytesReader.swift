@@ -27,12 +27,20 @@ import Foundation
 /// numbers, so that a value is the same `String` or number either way. It reads no deeper than a
 /// record's fixed shape: only stepping over a field's value calls itself, two levels at most.
 enum RecordBytesReader {
-    private typealias Bytes = Span<UInt8>
+    typealias Bytes = Span<UInt8>
 
     /// The record that `data` holds, or `nil` for the general way to read.
     static func record(from data: Data) -> Record? {
         let bytes = data.span
         var index = 0
+        guard let record = record(bytes, &index), JSONTapeParser.skipWhitespace(bytes, from: index) == bytes.count
+        else { return nil }
+        return record
+    }
+
+    /// The record object at `index`, read up to its closing brace; `nil` for the general way to
+    /// read the document.
+    static func record(_ bytes: Bytes, _ index: inout Int) -> Record? {
         var recordName: String?
         var recordType: String?
         var changeTag: String?
@@ -54,7 +62,7 @@ enum RecordBytesReader {
             case .parent, .share, .shortGUID, nil: false
             }
         }
-        guard read, JSONTapeParser.skipWhitespace(bytes, from: index) == bytes.count, let recordName else { return nil }
+        guard read, let recordName else { return nil }
         let metadata = WireRecord.metadata(
             changeTag: changeTag, created: created, modified: modified, zoneID: zoneID, deleted: deleted)
         var record = Record(
@@ -259,7 +267,7 @@ enum RecordBytesReader {
     }
 
     /// A zone, as ``WireField/zoneID(from:)`` reads it.
-    private static func zoneID(_ bytes: Bytes, _ index: inout Int) -> RecordZoneID? {
+    static func zoneID(_ bytes: Bytes, _ index: inout Int) -> RecordZoneID? {
         var zoneName: String?
         var ownerRecordName: String?
         let read = readMembers(bytes, &index) { bytes, key, index in
@@ -277,7 +285,7 @@ enum RecordBytesReader {
     /// its key's content and the index of its value; `false` when the object does not read: a
     /// key that is not plain text, a value `readValue` does not read, an empty object.
     @inline(__always)
-    private static func readMembers(
+    static func readMembers(
         _ bytes: Bytes, _ index: inout Int, _ readValue: (Bytes, Range<Int>, inout Int) -> Bool
     ) -> Bool {
         guard consume(UInt8(ascii: "{"), bytes, &index) else { return false }
@@ -292,7 +300,7 @@ enum RecordBytesReader {
     /// Keeps `read` in `slot`; `false` when it did not read, or when `slot` was filled before by a
     /// key given twice, which the general way reads.
     @inline(__always)
-    private static func fill<Value>(_ slot: inout Value?, with read: Value?) -> Bool {
+    static func fill<Value>(_ slot: inout Value?, with read: Value?) -> Bool {
         guard slot == nil, let read else { return false }
         slot = read
         return true
@@ -300,7 +308,7 @@ enum RecordBytesReader {
 
     /// Steps over whitespace and the byte `expected`; `false` when another byte comes first.
     @inline(__always)
-    private static func consume(_ expected: UInt8, _ bytes: Bytes, _ index: inout Int) -> Bool {
+    static func consume(_ expected: UInt8, _ bytes: Bytes, _ index: inout Int) -> Bool {
         index = JSONTapeParser.skipWhitespace(bytes, from: index)
         guard index < bytes.count, bytes[index] == expected else { return false }
         index += 1
@@ -309,7 +317,7 @@ enum RecordBytesReader {
 
     /// Steps over whitespace and `closing`, when it comes next: the end of an empty container.
     @inline(__always)
-    private static func closes(_ closing: UInt8, _ bytes: Bytes, _ index: inout Int) -> Bool {
+    static func closes(_ closing: UInt8, _ bytes: Bytes, _ index: inout Int) -> Bool {
         consume(closing, bytes, &index)
     }
 
@@ -317,7 +325,7 @@ enum RecordBytesReader {
     /// `closing`; `nil` for anything else. (A comma before `closing`, which `JSONDecoder` allows,
     /// is left to the general way, as the next key or value does not read.)
     @inline(__always)
-    private static func readsOn(_ bytes: Bytes, _ index: inout Int, before closing: UInt8) -> Bool? {
+    static func readsOn(_ bytes: Bytes, _ index: inout Int, before closing: UInt8) -> Bool? {
         index = JSONTapeParser.skipWhitespace(bytes, from: index)
         guard index < bytes.count else { return nil }
         let byte = bytes[index]
@@ -329,7 +337,7 @@ enum RecordBytesReader {
     /// The place of the content of the key at `index`, a string of plain text, and steps over the
     /// colon after it.
     @inline(__always)
-    private static func key(_ bytes: Bytes, _ index: inout Int) -> Range<Int>? {
+    static func key(_ bytes: Bytes, _ index: inout Int) -> Range<Int>? {
         index = JSONTapeParser.skipWhitespace(bytes, from: index)
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
             let (end, isPlain) = JSONTapeParser.stringEnd(bytes, from: index), isPlain
@@ -342,7 +350,7 @@ enum RecordBytesReader {
 
     /// The string at `index`, made as ``JSONTape`` makes it.
     @inline(__always)
-    private static func string(_ bytes: Bytes, _ index: inout Int) -> String? {
+    static func string(_ bytes: Bytes, _ index: inout Int) -> String? {
         index = JSONTapeParser.skipWhitespace(bytes, from: index)
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
             let (end, isPlain) = JSONTapeParser.stringEnd(bytes, from: index)
@@ -353,7 +361,7 @@ enum RecordBytesReader {
     }
 
     /// The literal `true` or `false` at `index`.
-    private static func bool(_ bytes: Bytes, _ index: inout Int) -> Bool? {
+    static func bool(_ bytes: Bytes, _ index: inout Int) -> Bool? {
         index = JSONTapeParser.skipWhitespace(bytes, from: index)
         if bytes.hasText("true", at: index) {
             index += 4

@@ -7,8 +7,9 @@ import Foundation
 /// cannot say what kind a value is, so each kind is tried in turn. This decoder reads the bytes
 /// into a flat list of tokens instead, and the record reads itself from them through the same code
 /// as on the `Codable` path: the values are equal, and an error is the same `DecodingError`, of the
-/// same kind, at the same coding path. A record alone of the usual shape is read straight from its
-/// bytes, in one pass without the tokens; any other is read from the tokens, with the same result.
+/// same kind, at the same coding path. A record alone of the usual shape, and a page of such records
+/// (a query, lookup, modify, records-changes or zone-changes response), is read straight from its bytes, in one
+/// pass without the tokens; any other is read from the tokens, with the same result.
 ///
 /// ```swift
 /// let (body, _) = try await URLSession.shared.data(for: queryRequest)
@@ -43,6 +44,12 @@ public struct RecordJSONDecoder: Sendable {
             // Most records read straight from their bytes; any other is read from the start below.
             if let record = RecordBytesReader.record(from: data) as? T { return record }
             if let record = try Self.read(Record.self, from: data) as? T { return record }
+        } else if let straightType = T.self as? any StraightReadable.Type,
+            let value = straightType.straight(from: data) as? T
+        {
+            // A page of records of the usual shape reads straight from its bytes; any other is
+            // read from the start below.
+            return value
         } else if let wireType = T.self as? any WireCodable.Type, let value = try Self.read(wireType, from: data) as? T
         {
             return value
@@ -103,4 +110,13 @@ public struct RecordJSONDecoder: Sendable {
             return nil
         }
     }
+}
+
+/// A wire value that may be read straight from its bytes, in one pass, before the general way
+/// (``JSONTape`` and ``WireReader``) reads it from the start.
+protocol StraightReadable: WireCodable {
+    /// The value that `data` holds, when it is of the shape read straight; `nil` for the general
+    /// way to read the document, with its values and its errors. It reads no document the general
+    /// way refuses, and reads every document it takes to the value the general way reads.
+    static func straight(from data: Data) -> Self?
 }

@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+
+@testable import RecordCodable
+
+/// `RecordPageBytesReader` decides how a page of records is read, never what: a body it reads
+/// straight from its bytes is the body the tape's general way reads, and every body it does not
+/// read is read by that way from the start, with each entry's result and each error. These tests
+/// walk each boundary: bodies it reads, against the general way's value, and bodies it leaves,
+/// against `JSONDecoder`'s outcome.
+@Suite("Service: a page of records read straight from its bytes")
+struct RecordPageBytesReaderTests {
+    /// The body the general way reads from `data`: a tape, then the body's wire reader.
+    static func generalOutcome<Body: RecordPageBody & Equatable & Sendable>(
+        _ type: Body.Type, _ data: Data
+    ) -> DecodeOutcome<Body> {
+        DecodeOutcome {
+            guard let tape = parsedTape(data) else { throw CocoaError(.coderReadCorrupt) }
+            return try Body(wire: WireReader(tape, at: 0))
+        }
+    }
+
+    /// Checks that `text` reads straight as a `Body`, to the general way's body and `JSONDecoder`'s.
+    static func expectStraight<Body: RecordPageBody & Decodable & Equatable & Sendable>(
+        _ type: Body.Type, _ text: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let data = Data(text.utf8)
+        let straight = Body.straight(from: data)
+        #expect(straight != nil, "\(text)", sourceLocation: sourceLocation)
+        guard let straight else { return }
+        #expect(generalOutcome(Body.self, data) == .value(straight), "\(text)", sourceLocation: sourceLocation)
+        #expect(
+            expectSameOutcome(Body.self, from: data, text, sourceLocation: sourceLocation) == .value(straight),
+            sourceLocation: sourceLocation)
+    }
+
+    static let note = #"{"recordName":"N1","recordType":"Note","fields":{"t":{"type":"STRING","value":"Hi"}}}"#
+    static let everyType =
+        #"{"recordName":"N2","recordType":"Note","recordChangeTag":"c1","fields":{"#
+        + #""s":{"type":"STRING","value":"a \"b\" \u00e9"},"i":{"type":"INT64","value":-9},"#
+        + #""d":{"value":4.75,"type":"DOUBLE"},"t":{"type":"TIMESTAMP","value":1700000000000},"#
+        + #""b":{"type":"BYTES","value":"AAEC/w=="},"r":{"type":"REFERENCE","value":{"recordName":"A"}},"#
+        + #""sl":{"type":"STRING_LIST","value":["x","y"]},"il":{"type":"INT64_LIST","value":[]},"#
+        + #""rl":{"type":"REFERENCE_LIST","value":[{"recordName":"B","action":"DELETE_SELF"}]}},"#
+        + #""created":{"timestamp":1,"userRecordName":"_u","deviceID":"d"},"modified":{"timestamp":2},"#
+        + #""zoneID":{"zoneName":"Z","ownerRecordName":"_o"},"deleted":false}"#
+    static let deletedRecord = #"{"recordName":"gone","deleted":true}"#
+    static let serverError = #"{"recordName":"N3","serverErrorCode":"NOT_FOUND","reason":"no such record"}"#
+    static let futureField = #"{"recordName":"N4","fields":{"f":{"type":"FUTURE_KIND","value":1}}}"#
+
+    @Test(
+        "A query page of records of the usual shape reads straight, to the general way's page",
+        arguments: [
+            #"{"records":[]}"#,
+            #"{"records":[ ]}"#,
+            #"{"continuationMarker":"m"}"#,
+            #"{"records":[\#(note)]}"#,
+            #"{"records":[\#(note),\#(everyType),\#(deletedRecord)],"continuationMarker":"m1","syncToken":"s"}"#,
+            #"{"syncToken":"s","records":[\#(everyType)],"continuationMarker":"m\u00e9"}"#,
+            " \n\t{ \"records\" : [ \(note) ,\r\n \(everyType) ] , \"continuationMarker\" : \"m\" } \n",
+        ])
+    func queryPageReadsStraight(_ text: String) {
+        Self.expectStraight(RecordsQueryResponse.self, text)
+    }
+
+    @Test(
+        "Any other query body is left to the general way, which reads it or fails as JSONDecoder does",
+        arguments: [
+            // A server's error, or a record the general way keeps as unreadable, among records.
+            #"{"records":[\#(note),\#(serverError)]}"#,
+            #"{"records":[\#(serverError)]}"#,
+            #"{"records":[\#(note),\#(futureField),\#(everyType)]}"#,
+            // A malformed record in the middle: an error at its own path, or unreadable.
+            #"{"records":[\#(note),{"recordName":"N5","fields":{"i":{"type":"INT64","value":1.5}}},\#(note)]}"#,
+            #"{"records":[\#(note),{"recordType":"Note"},\#(note)]}"#,
+            #"{"records":[\#(note),7,\#(note)]}"#,
+            #"{"records":[\#(note),null]}"#,
+            // Members the reader does not know, meets twice, or finds null.
+            "{}",
+            #"{"records":[],"moreComing":true}"#,
+            #"{"records":[],"extra":1}"#,
+            #"{"records":[],"records":[\#(note)]}"#,
+            #"{"records":[],"syncToken":"a","syncToken":"b"}"#,
+            #"{"records":null}"#,
+            #"{"records":[],"continuationMarker":null}"#,
+            #"{"records":[],"continuationMarker":5}"#,
+            #"{"records":{}}"#,
+            #"{"record\u0073":[]}"#,
+            // What JSONDecoder allows and the reader leaves: trailing commas, a byte order mark.
+            #"{"records":[\#(note),]}"#,
+            #"{"records":[],}"#,
+            "\u{FEFF}" + #"{"records":[]}"#,
+            // Text that is not JSON.
+            #"{"records":[\#(note)]"#,
+            #"{"records":[\#(note)]} x"#,
+            #"{"records":[\#(note)}"#,
+            #"[{"records":[]}]"#,
+            "",
+        ])
+    func queryPageLeaves(_ text: String) {
+        let data = Data(text.utf8)
+        #expect(RecordsQueryResponse.straight(from: data) == nil, "\(text)")
+        let outcome = expectSameOutcome(RecordsQueryResponse.self, from: data, text)
+        if readsFast(data) { #expect(outcome == Self.generalOutcome(RecordsQueryResponse.self, data), "\(text)") }
+    }
+
+    @Test("A per-record error still comes out as the general way gives it, the other records read")
+    func perRecordError() throws {
+        let data = Data(#"{"records":[\#(Self.note),\#(Self.serverError),\#(Self.futureField)]}"#.utf8)
+        let page = try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: data)
+        #expect(page.records.count == 3)
+        #expect(page.records[0].record?.recordName == "N1")
+        #expect(page.records[1].error?.recordName == "N3")
+        #expect(page.records[2].unreadable?.recordName == "N4")
+    }
+
+    @Test("Lookup, modify and changes bodies read straight, to the general way's body")
+    func otherBodies() {
+        Self.expectStraight(RecordsLookupResponse.self, #"{"records":[\#(Self.note),\#(Self.everyType)]}"#)
+        Self.expectStraight(RecordsModifyResponse.self, #"{"records":[\#(Self.note)],"syncToken":"s"}"#)
+        // Each record without a zone of its own is placed in the page's, as the general way does.
+        Self.expectStraight(
+            RecordsChangesResponse.self,
+            #"{"records":[\#(Self.note),\#(Self.everyType),\#(Self.deletedRecord)],"syncToken":"s","#
+                + #""moreComing":true,"zoneID":{"zoneName":"Z2"}}"#)
+        Self.expectStraight(RecordsChangesResponse.self, #"{"records":[],"moreComing":false}"#)
+    }
+
+    @Test("A zone changes body reads straight, each zone's page as a records-changes body, or not at all")
+    func zoneChanges() {
+        let zone = #"{"zoneID":{"zoneName":"Z"},"records":[\#(Self.note),\#(Self.deletedRecord)],"syncToken":"s1"}"#
+        let zoneError = #"{"zoneID":{"zoneName":"Y"},"serverErrorCode":"ZONE_NOT_FOUND","reason":"gone"}"#
+        for text in [#"{"zones":[]}"#, #"{"zones":[\#(zone)]}"#, #"{"zones":[\#(zone),{"moreComing":true}]}"#] {
+            let data = Data(text.utf8)
+            let straight = ZoneChangesResponse.straight(from: data)
+            #expect(straight != nil, "\(text)")
+            #expect(expectSameOutcome(ZoneChangesResponse.self, from: data, text) == straight.map { .value($0) })
+        }
+        for text in [
+            #"{"zones":[\#(zone),\#(zoneError)]}"#, #"{"zones":[{"records":[\#(Self.serverError)]}]}"#,
+            #"{"zones":[],"zones":[]}"#, #"{"zones":[\#(zone)],"extra":1}"#, #"{"zones":[{"continuationMarker":"m"}]}"#,
+            #"{"zones":[\#(zone),]}"#, #"{"zones":null}"#, "{}",
+        ] {
+            let data = Data(text.utf8)
+            #expect(ZoneChangesResponse.straight(from: data) == nil, "\(text)")
+            expectSameOutcome(ZoneChangesResponse.self, from: data, text)
+        }
+    }
+
+    @Test("Each body leaves what it does not read: a member of another body, or an error among records")
+    func otherBodiesLeave() {
+        let cases: [(String, (Data) -> Bool)] = [
+            (#"{"records":[],"continuationMarker":"m"}"#, { RecordsLookupResponse.straight(from: $0) == nil }),
+            (#"{"records":[],"syncToken":"s"}"#, { RecordsLookupResponse.straight(from: $0) == nil }),
+            (#"{"records":[\#(Self.serverError)]}"#, { RecordsModifyResponse.straight(from: $0) == nil }),
+            (#"{"records":[],"zoneID":{"zoneName":"Z","x":1}}"#, { RecordsChangesResponse.straight(from: $0) == nil }),
+            (#"{"records":[],"moreComing":1}"#, { RecordsChangesResponse.straight(from: $0) == nil }),
+        ]
+        for (text, leaves) in cases {
+            let data = Data(text.utf8)
+            #expect(leaves(data), "\(text)")
+        }
+        expectSameOutcome(RecordsLookupResponse.self, from: Data(cases[0].0.utf8))
+        expectSameOutcome(RecordsModifyResponse.self, from: Data(cases[2].0.utf8))
+        expectSameOutcome(RecordsChangesResponse.self, from: Data(cases[3].0.utf8))
+        expectSameOutcome(RecordsChangesResponse.self, from: Data(cases[4].0.utf8))
+    }
+
+    @Test("Random pages, as RecordJSONEncoder writes them, read straight or not, to the general way's page")
+    func randomPages() {
+        var random = RandomSource(seed: 0x5EED_1043)
+        var straight = 0
+        for iteration in 0..<400 {
+            let count = Int(random.next() % 4)
+            let records = (0..<count).map { _ in RecordResult.success(Record.random(using: &random)) }
+            let marker = random.next() % 2 == 0 ? "m\(iteration)" : nil
+            let body = RecordsQueryResponse(records: records, continuationMarker: marker)
+            guard let data = try? RecordJSONEncoder().encode(body) else { continue }
+            let general = Self.generalOutcome(RecordsQueryResponse.self, data)
+            if let read = RecordsQueryResponse.straight(from: data) {
+                straight += 1
+                #expect(general == .value(read), "iteration \(iteration)")
+            } else if readsFast(data) {
+                // What the tape does not take, JSONDecoder reads, as `queryPageLeaves` shows.
+                #expect(
+                    DecodeOutcome { try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: data) } == general)
+            }
+        }
+        // Many random records hold a field of a type the reader leaves; many pages do not.
+        #expect(straight > 50)
+    }
+}
