@@ -31,7 +31,11 @@ enum RecordBytesReader {
 
     /// The record that `data` holds, or `nil` for the general way to read.
     static func record(from data: Data) -> Record? {
-        let bytes = data.span
+        document(data.span)
+    }
+
+    /// The record that the JSON text `bytes` holds whole, or `nil` for the general way to read.
+    static func document(_ bytes: Bytes) -> Record? {
         var index = 0
         guard let record = record(bytes, &index), JSONTapeParser.skipWhitespace(bytes, from: index) == bytes.count
         else { return nil }

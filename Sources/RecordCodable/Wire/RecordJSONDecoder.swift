@@ -65,6 +65,7 @@ public struct RecordJSONDecoder: Sendable {
     /// `Record` and the same bytes, for a reader that holds them as an array already (the store,
     /// from its own buffers), which `Data` would copy once more.
     package static func record(fromText text: ContiguousArray<UInt8>) throws -> Record {
+        if let record = RecordBytesReader.document(text.span) { return record }
         if let record = try read(Record.self, from: JSONTape.parsing(text: text, maximumDepth: WireJSON.maximumNesting))
         {
             return record
