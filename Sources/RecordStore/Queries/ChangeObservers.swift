@@ -42,7 +42,7 @@ final class ChangeObservers: @unchecked Sendable {
         }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            lock.locked { _ = observers.removeValue(forKey: id) }
+            self.lock.locked { _ = self.observers.removeValue(forKey: id) }
         }
         return stream
     }
