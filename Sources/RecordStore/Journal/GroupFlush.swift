@@ -49,8 +49,16 @@ final class GroupFlush: @unchecked Sendable {
         }
     }
 
-    /// The last ticket handed out.
-    var lastTicket: Int { condition.locked { written } }
+    /// The last ticket handed out that a failed flush did not cut off: what flushing everything
+    /// written waits for. When the last ones were cut off, the last durable one before them (a
+    /// compaction or a close after a failed commit has nothing of it left to flush, and must not
+    /// fail with its error).
+    var lastTicket: Int {
+        condition.locked {
+            guard let cutOff = lost.last, cutOff.tickets.contains(written) else { return written }
+            return cutOff.tickets.lowerBound - 1
+        }
+    }
 
     /// Returns once the frame of `ticket` is durable, flushing the file when no one else does;
     /// throws the flush's error when it failed.

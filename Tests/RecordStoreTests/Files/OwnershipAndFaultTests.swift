@@ -273,6 +273,24 @@ struct OwnershipAndFaultTests {
         }
     }
 
+    @Test("After a commit whose flush failed, compacting succeeds: nothing of it is left to flush")
+    func compactAfterFailedFlush() throws {
+        let faults = StoreFaults()
+        var options = RecordStore.Options()
+        options.faults = faults
+        let directory = MemoryDirectory(faults: faults)
+        var store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+        try store.save(noteRecord("before"))
+        faults.fail(.flush, times: 1, with: EIO)
+        #expect(throws: RecordStoreError.self) { try store.save(noteRecord("lost")) }
+        // The fuzzer's `ops` target found compaction failing here with the lost commit's error.
+        try store.compact()
+        #expect(try store.titles() == ["before": "Title"])
+        store.close()
+        store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+        #expect(try store.titles() == ["before": "Title"])
+    }
+
     @Test("A commit whose flush and cut both failed is cut off when the store closes: it is not there when reopened")
     func failedCommitCutOnClose() throws {
         let faults = StoreFaults()
