@@ -55,8 +55,14 @@ final class GroupFlush: @unchecked Sendable {
     /// fail with its error).
     var lastTicket: Int {
         condition.locked {
-            guard let cutOff = lost.last, cutOff.tickets.contains(written) else { return written }
-            return cutOff.tickets.lowerBound - 1
+            // The cut-off ranges are in order, each after the one before: going back through them,
+            // a ticket just before one range may be the end of the range before (two failed
+            // commits in a row).
+            var ticket = written
+            for cutOff in lost.reversed() where cutOff.tickets.contains(ticket) {
+                ticket = cutOff.tickets.lowerBound - 1
+            }
+            return ticket
         }
     }
 

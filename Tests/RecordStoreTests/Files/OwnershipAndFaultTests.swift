@@ -281,8 +281,11 @@ struct OwnershipAndFaultTests {
         let directory = MemoryDirectory(faults: faults)
         var store = try RecordStore(storeDirectory: directory, url: nil, options: options)
         try store.save(noteRecord("before"))
+        // Two in a row: the second's range of cut-off commits starts right after the first's.
         faults.fail(.flush, times: 1, with: EIO)
         #expect(throws: RecordStoreError.self) { try store.save(noteRecord("lost")) }
+        faults.fail(.flush, times: 1, with: EIO)
+        #expect(throws: RecordStoreError.self) { try store.save(noteRecord("lost too")) }
         // The fuzzer's `ops` target found compaction failing here with the lost commit's error.
         try store.compact()
         #expect(try store.titles() == ["before": "Title"])
