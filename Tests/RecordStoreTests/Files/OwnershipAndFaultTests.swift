@@ -230,6 +230,23 @@ struct OwnershipAndFaultTests {
         return (try RecordStore(directory: directory, options: options), faults)
     }
 
+    /// A store in memory whose file operations ``faults`` fails on demand, and that ``open()``
+    /// opens again over the same files, as a restarted app would.
+    struct FaultedMemoryStore {
+        let faults = StoreFaults()
+        let directory: MemoryDirectory
+
+        init() {
+            directory = MemoryDirectory(faults: faults)
+        }
+
+        func open() throws -> RecordStore {
+            var options = RecordStore.Options()
+            options.faults = faults
+            return try RecordStore(storeDirectory: directory, url: nil, options: options)
+        }
+    }
+
     @Test("A full disk fails the commit and changes nothing; the store stays usable, and reopens whole")
     func fullDisk() throws {
         try withStoreDirectory { directory in
@@ -275,11 +292,9 @@ struct OwnershipAndFaultTests {
 
     @Test("After a commit whose flush failed, compacting succeeds: nothing of it is left to flush")
     func compactAfterFailedFlush() throws {
-        let faults = StoreFaults()
-        var options = RecordStore.Options()
-        options.faults = faults
-        let directory = MemoryDirectory(faults: faults)
-        var store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+        let memory = FaultedMemoryStore()
+        let faults = memory.faults
+        var store = try memory.open()
         try store.save(noteRecord("before"))
         // Two in a row: the second's range of cut-off commits starts right after the first's.
         faults.fail(.flush, times: 1, with: EIO)
@@ -290,34 +305,30 @@ struct OwnershipAndFaultTests {
         try store.compact()
         #expect(try store.titles() == ["before": "Title"])
         store.close()
-        store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+        store = try memory.open()
         #expect(try store.titles() == ["before": "Title"])
     }
 
     @Test("A commit whose flush and cut both failed is cut off when the store closes: it is not there when reopened")
     func failedCommitCutOnClose() throws {
-        let faults = StoreFaults()
-        var options = RecordStore.Options()
-        options.faults = faults
-        let directory = MemoryDirectory(faults: faults)
-        var store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+        let memory = FaultedMemoryStore()
+        let faults = memory.faults
+        var store = try memory.open()
         try store.save(noteRecord("before"))
         faults.fail(.flush, times: 1, with: EIO)
         faults.fail(.truncate, times: 1, with: EIO)
         #expect(throws: RecordStoreError.self) { try store.save(noteRecord("lost")) }
         #expect(try store.titles() == ["before": "Title"])
         store.close()
-        store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+        store = try memory.open()
         #expect(try store.titles() == ["before": "Title"])
     }
 
     @Test("A failed flush fails the commit, cut off before the next write even when cutting fails at first")
     func failedFlushAndCut() throws {
-        let faults = StoreFaults()
-        var options = RecordStore.Options()
-        options.faults = faults
-        let directory = MemoryDirectory(faults: faults)
-        var store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+        let memory = FaultedMemoryStore()
+        let faults = memory.faults
+        var store = try memory.open()
         let journal = "memory/" + Journal.fileName
         try store.save(noteRecord("before"))
 
@@ -336,8 +347,8 @@ struct OwnershipAndFaultTests {
         #expect(try store.titles() == ["before": "Title", "after": "Title"])
 
         // What was flushed is what a power cut leaves: the failed commit is not in it.
-        directory.loseUnflushedWrites()
-        store = try RecordStore(storeDirectory: directory, url: nil, options: options)
+        memory.directory.loseUnflushedWrites()
+        store = try memory.open()
         #expect(try store.titles() == ["before": "Title", "after": "Title"])
         #expect(store.openReport.discardedTail == nil)
     }
@@ -405,10 +416,9 @@ struct OwnershipAndFaultTests {
     @Test("An apply whose commit fails changes nothing: applied again, it gives what it would have given")
     func failedApplyChangesNothing() throws {
         for editedMeanwhile in [false, true] {
-            let faults = StoreFaults()
-            var options = RecordStore.Options()
-            options.faults = faults
-            let store = try RecordStore(storeDirectory: MemoryDirectory(faults: faults), url: nil, options: options)
+            let memory = FaultedMemoryStore()
+            let faults = memory.faults
+            let store = try memory.open()
             try store.save(noteRecord("A", title: "v1"))
             let request = try #require(try store.modifyRequests().first)
             if editedMeanwhile { try store.save(noteRecord("A", title: "v2")) }

@@ -18,17 +18,13 @@ struct SyncLoopFaultTests {
         return device
     }
 
-    static func expectEnd(_ device: SyncingDevice, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try FaultWorkload.expectEnd(device, sourceLocation: sourceLocation)
-    }
-
     @Test("The workload, with no fault, ends as expected")
     func cleanRun() async throws {
         let device = try await Self.workload()
         let start = device.service.callCount
         try await device.sync(pageLimit: 2)
         #expect(device.service.callCount - start == Self.callsOfCleanRun)
-        try Self.expectEnd(device)
+        try FaultWorkload.expectEnd(device)
     }
 
     /// The calls a clean sync of the workload makes: a zone created, four modify requests (two
@@ -60,7 +56,7 @@ struct SyncLoopFaultTests {
             }
             let report = try await device.sync(pageLimit: 2)
             #expect(report.isComplete)
-            try Self.expectEnd(device)
+            try FaultWorkload.expectEnd(device)
         }
     }
 
@@ -75,7 +71,7 @@ struct SyncLoopFaultTests {
             _ = try? await device.sync(pageLimit: 2)
             device.service.clearStops()
             try await device.sync(pageLimit: 2)
-            try Self.expectEnd(device)
+            try FaultWorkload.expectEnd(device)
         }
     }
 
@@ -89,7 +85,7 @@ struct SyncLoopFaultTests {
         device.database.inject(.loseAnswer, on: operation)
         await #expect(throws: StandInAnswerLost.self) { try await device.sync(pageLimit: 2) }
         try await device.sync(pageLimit: 2)
-        try Self.expectEnd(device)
+        try FaultWorkload.expectEnd(device)
     }
 
     // MARK: Random runs

@@ -21,10 +21,6 @@ struct SyncOverHTTPTests {
         return device
     }
 
-    static func expectEnd(_ device: HTTPSyncingDevice, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try FaultWorkload.expectEnd(device, sourceLocation: sourceLocation)
-    }
-
     @Test("The workload, with no fault, ends as expected, each request sent once")
     func cleanRun() async throws {
         let device = try await Self.workload()
@@ -33,7 +29,7 @@ struct SyncOverHTTPTests {
         #expect(report.isComplete)
         #expect(device.server.received.count - before == report.requests)
         #expect(device.delays.all.isEmpty)
-        try Self.expectEnd(device)
+        try FaultWorkload.expectEnd(device)
     }
 
     /// The paths a sync of the workload reaches, where each fault is played.
@@ -48,7 +44,7 @@ struct SyncOverHTTPTests {
         let report = try await device.sync()
         #expect(report.isComplete)
         #expect(device.delays.all == [.seconds(status.retryAfter)])
-        try Self.expectEnd(device)
+        try FaultWorkload.expectEnd(device)
     }
 
     @Test(
@@ -60,7 +56,7 @@ struct SyncOverHTTPTests {
         let report = try await device.sync()
         #expect(report.isComplete)
         #expect(device.delays.all == [.seconds(3)])
-        try Self.expectEnd(device)
+        try FaultWorkload.expectEnd(device)
     }
 
     @Test("Every record throttled, or the zone busy, for a moment: the sync sends them again in another round")
@@ -70,7 +66,7 @@ struct SyncOverHTTPTests {
             device.database.inject(fault, on: .modifyRecords)
             let report = try await device.sync()
             #expect(report.isComplete, "\(fault)")
-            try Self.expectEnd(device)
+            try FaultWorkload.expectEnd(device)
         }
     }
 
@@ -82,7 +78,7 @@ struct SyncOverHTTPTests {
         device.server.faults.inject(fault, onPath: path)
         await #expect(throws: CloudKitError.self) { try await device.sync() }
         try await device.syncToTheEnd()
-        try Self.expectEnd(device)
+        try FaultWorkload.expectEnd(device)
     }
 
     @Test(
@@ -105,7 +101,7 @@ struct SyncOverHTTPTests {
             }
         }
         try await device.syncToTheEnd()
-        try Self.expectEnd(device)
+        try FaultWorkload.expectEnd(device)
     }
 
     /// The requests a clean sync of the workload makes.
@@ -128,7 +124,7 @@ struct SyncOverHTTPTests {
         device.server.faults.inject(fault, atRequest: device.server.received.count + request)
         _ = try? await device.sync()
         try await device.syncToTheEnd()
-        try Self.expectEnd(device)
+        try FaultWorkload.expectEnd(device)
     }
 
     @Test("Every modify's answer lost, three times in a row, each sync stopped: the fourth ends the same")
@@ -139,7 +135,7 @@ struct SyncOverHTTPTests {
             _ = try? await device.sync()
         }
         try await device.syncToTheEnd()
-        try Self.expectEnd(device)
+        try FaultWorkload.expectEnd(device)
     }
 
     @Test("A slow answer, past the client's timeout: the request applied, the sync stopped, the next one ends the same")
@@ -154,7 +150,7 @@ struct SyncOverHTTPTests {
             Issue.record("\(String(describing: error))")
         }
         try await device.syncToTheEnd()
-        try Self.expectEnd(device)
+        try FaultWorkload.expectEnd(device)
     }
 
     @Test("A slow answer, within the client's timeout: the sync waits for it and completes")
@@ -163,7 +159,7 @@ struct SyncOverHTTPTests {
         for path in Self.paths { device.server.faults.inject(.delay(.milliseconds(300)), onPath: path) }
         let report = try await device.sync()
         #expect(report.isComplete)
-        try Self.expectEnd(device)
+        try FaultWorkload.expectEnd(device)
     }
 
     // MARK: Conflicts, other devices, zones, paging
