@@ -79,6 +79,31 @@ func queryPage(records count: Int, unreadable: Bool = false) throws -> Data {
     return Data(text.replacingOccurrences(of: #""type":"REFERENCE""#, with: #""type":"FUTURE_KIND""#).utf8)
 }
 
+/// A query page of `count` flat records read by `RecordJSONDecoder`, one such record read alone,
+/// and the same two for `JSONDecoder` on the plain models (an array of `count`, and one): a record
+/// in a page should cost what it costs alone, and what a page costs beyond that (its records all
+/// alive at once, past the processor's caches) `JSONDecoder` pays too.
+func pageReadContenders(records count: Int) throws -> [Contender] {
+    let page = try queryPage(records: count)
+    let record = try RecordJSONEncoder().encode(try RecordEncoder().encode(FlatPost.sample))
+    let posts = (0..<count).map { index in
+        var post = FlatPost.sample
+        post.id = "post-\(index)"
+        post.views = index
+        return post
+    }
+    let plainPage = try JSONEncoder().encode(posts)
+    let plainPost = try JSONEncoder().encode(FlatPost.sample)
+    let decoder = RecordJSONDecoder()
+    let plain = JSONDecoder()
+    return [
+        Contender(name: "page") { consume(try decoder.decode(RecordsQueryResponse.self, from: page)) },
+        Contender(name: "record alone") { consume(try decoder.decode(Record.self, from: record)) },
+        Contender(name: "plain page") { consume(try plain.decode([FlatPost].self, from: plainPage)) },
+        Contender(name: "plain model alone") { consume(try plain.decode(FlatPost.self, from: plainPost)) },
+    ]
+}
+
 /// Reading and writing pages of 1,000 and 10,000 records, for how the cost grows; then reading
 /// pages of as many unreadable records.
 func pageContenders() throws -> (small: [Contender], large: [Contender]) {
@@ -126,12 +151,16 @@ func bodyContenders(records count: Int) throws -> (body: Contender, alone: Conte
     )
 }
 
-/// Microseconds a record in a save request takes to write, and one record written alone.
-struct BodyWriteRow: Codable {
+/// Microseconds a record in a body takes to write (a save request) or read (a query page), and one
+/// record written or read alone; for a page, the same two for `JSONDecoder` on the plain model.
+struct BodyRow: Codable {
     var records: Int
     var perRecordInBody: Double
     var recordAlone: Double
     var bodyVersusAlone: Double
+    var plainPerModelInBody: Double?
+    var plainModelAlone: Double?
+    var plainBodyVersusAlone: Double?
 }
 
 enum BenchmarkError: Error {
@@ -171,7 +200,8 @@ func measureServerPath(_ name: String, _ contenders: (write: [Contender], read: 
 }
 
 func printServerPath(
-    _ rows: [ServerPathRow], bodyWrite: BodyWriteRow?, pageGrowth: Growth?, unreadablePageGrowth: Double?
+    _ rows: [ServerPathRow], bodyWrite: BodyRow?, pageRead: BodyRow?, pageGrowth: Growth?,
+    unreadablePageGrowth: Double?
 ) {
     func number(_ value: Double, _ width: Int, digits: Int = 2) -> String {
         let text = String(format: "%.\(digits)f", value)
@@ -206,6 +236,19 @@ func printServerPath(
             "Save request of \(bodyWrite.records) flat records, RecordJSONEncoder:"
                 + number(bodyWrite.perRecordInBody, 6) + " µs a record; a record alone"
                 + number(bodyWrite.recordAlone, 6) + " µs (" + number(bodyWrite.bodyVersusAlone, 4) + "×)")
+    }
+    if let pageRead {
+        print(
+            "Query page of \(pageRead.records) flat records, RecordJSONDecoder:"
+                + number(pageRead.perRecordInBody, 6) + " µs a record; a record alone"
+                + number(pageRead.recordAlone, 6) + " µs (" + number(pageRead.bodyVersusAlone, 4) + "×)")
+        if let inBody = pageRead.plainPerModelInBody, let alone = pageRead.plainModelAlone,
+            let ratio = pageRead.plainBodyVersusAlone
+        {
+            print(
+                "  JSONDecoder, an array of \(pageRead.records) plain models:" + number(inBody, 6)
+                    + " µs a model; a model alone" + number(alone, 6) + " µs (" + number(ratio, 4) + "×)")
+        }
     }
     if let pageGrowth {
         print(

@@ -258,7 +258,9 @@ struct Report: Codable {
     var rows: [Row]
     var growth: [Growth]
     var serverPath: [ServerPathRow]
-    var bodyWrite: BodyWriteRow?
+    var bodyWrite: BodyRow?
+    /// A record in a query page of 1,000 against one read alone.
+    var pageRead: BodyRow?
     var pageGrowth: Growth?
     /// How much longer a page of 10,000 unreadable records takes to read than one of 1,000.
     var unreadablePageGrowth: Double?
@@ -320,15 +322,22 @@ do {
     ]
     let body = try bodyContenders(records: 200)
     let bodyTimes = try harness.measure([body.body, body.alone]).map { $0 / 1000 }
-    let bodyWrite = BodyWriteRow(
+    let bodyWrite = BodyRow(
         records: 200, perRecordInBody: bodyTimes[0] / 200, recordAlone: bodyTimes[1],
         bodyVersusAlone: bodyTimes[0] / 200 / bodyTimes[1])
     // Pages of 10,000 records take a while to read; the quick run leaves them out.
     var pageGrowth: Growth?
     var unreadablePageGrowth: Double?
+    var pageRead: BodyRow?
     if !quick {
         let pages = try pageContenders()
         let pageTimes = try harness.measure(pages.small + pages.large)
+        // Apart from the pages of 10,000, which leave the caches cold for whatever runs next.
+        let read = try harness.measure(try pageReadContenders(records: 1_000)).map { $0 / 1000 }
+        pageRead = BodyRow(
+            records: 1_000, perRecordInBody: read[0] / 1000, recordAlone: read[1],
+            bodyVersusAlone: read[0] / 1000 / read[1], plainPerModelInBody: read[2] / 1000, plainModelAlone: read[3],
+            plainBodyVersusAlone: read[2] / 1000 / read[3])
         pageGrowth = Growth(
             what: "query page of 10,000 records / 1,000", encodeRatio: pageTimes[4] / pageTimes[1],
             decodeRatio: pageTimes[3] / pageTimes[0])
@@ -337,7 +346,7 @@ do {
 
     let report = Report(
         rounds: harness.rounds, rows: rows, growth: growth, serverPath: serverPathRows, bodyWrite: bodyWrite,
-        pageGrowth: pageGrowth,
+        pageRead: pageRead, pageGrowth: pageGrowth,
         unreadablePageGrowth: unreadablePageGrowth, clientPath: try measureClientPath(with: harness))
     if asJSON {
         let encoder = JSONEncoder()
@@ -388,7 +397,7 @@ func printTable(_ report: Report) {
                 + "    decode" + number(decodeFloor, 6) + " µs =" + number(decodeFloor / decodeHand, 5) + "× hand")
     }
     printServerPath(
-        report.serverPath, bodyWrite: report.bodyWrite, pageGrowth: report.pageGrowth,
+        report.serverPath, bodyWrite: report.bodyWrite, pageRead: report.pageRead, pageGrowth: report.pageGrowth,
         unreadablePageGrowth: report.unreadablePageGrowth)
     printClientPath(report.clientPath)
     print()
