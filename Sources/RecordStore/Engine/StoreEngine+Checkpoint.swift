@@ -88,7 +88,8 @@ extension StoreEngine {
     func writeCheckpoint() throws {
         // A checkpoint covers durable frames alone: after a crash, the journal holds them.
         try journal.flushAll()
-        guard let checkpoint = IndexCheckpoint.make(of: index, salt: journal.salt, lastFrame: try lastFrame()) else {
+        guard let checkpoint = try IndexCheckpoint.make(of: index, salt: journal.salt, lastFrame: try lastFrame())
+        else {
             throw IndexCheckpoint.Unusable(description: "a record's key is too long for a checkpoint")
         }
         try checkpoint.write(in: directory)

@@ -131,6 +131,20 @@ final class Journal {
         return report
     }
 
+    /// Reads the frames from the first after the header up to `end`, the end of a committed
+    /// one, handing each one's entries to `frame`: what replays the records of an index
+    /// checkpoint found damaged after opening. Damage, or frames that do not end at `end`,
+    /// throw ``RecordStoreError/corruptJournal(path:offset:reason:)``.
+    func readFrames(upTo end: Int, frame: ([OpenedEntry]) throws -> Void) throws {
+        let path = directory.path + "/" + Self.fileName
+        var scan = try JournalScan(file: file, path: path)
+        let report = try scan.readFrames(recover: false, upTo: end, frame: frame)
+        guard scan.end == end, report.cutTail == nil else {
+            throw RecordStoreError.corruptJournal(
+                path: path, offset: scan.end, reason: "the frames do not reach the end a checkpoint covers, \(end)")
+        }
+    }
+
     /// Starts ``readFrames(recover:frame:)`` at `offset`, the end of a frame that an index
     /// checkpoint covers, instead of after the header. Returns whether the journal reaches it:
     /// when it does not, nothing changes.

@@ -73,14 +73,14 @@ struct JournalScan {
         return true
     }
 
-    /// Reads every frame after the header (or after ``skip(to:)``'s offset), handing each one's
-    /// entries to `frame`.
+    /// Reads every frame after the header (or after ``skip(to:)``'s offset), up to `limit` or
+    /// else the end of the file, handing each one's entries to `frame`.
     mutating func readFrames(
-        recover: Bool, frame: ([Journal.OpenedEntry]) throws -> Void
+        recover: Bool, upTo limit: Int = .max, frame: ([Journal.OpenedEntry]) throws -> Void
     ) throws -> Journal.OpenReport {
         var report = Journal.OpenReport()
         var offset = end
-        while offset < window.fileSize {
+        while offset < min(window.fileSize, limit) {
             var damage: String
             switch try Self.check(at: offset, in: &window, salt: salt) {
             case .valid(let payloadCount):

@@ -1,0 +1,213 @@
+import Foundation
+import RecordCodable
+import Testing
+
+@testable import RecordStoreKit
+
+/// Damage in the blocks of a checkpoint that opening does not check: found by the look-up that
+/// first reads the block, which then reads the records from the journal instead, so that every
+/// answer is the one a store without a checkpoint gives.
+@Suite("Index checkpoints damaged after opening")
+struct CheckpointDamageTests {
+    /// A closed store's journal and checkpoint: records in every state (see
+    /// ``CheckpointTests/fill(_:records:seed:)``) and items to query, over several blocks of rows
+    /// and of names.
+    static func closedStore() throws -> (journal: [UInt8], checkpoint: [UInt8]) {
+        let directory = MemoryDirectory(faults: nil)
+        let store = try RecordStore(storeDirectory: directory, url: nil, options: CheckpointTests.options())
+        try CheckpointTests.fill(store, records: 300)
+        try store.parkAll(items)
+        store.close()
+        return (
+            try CheckpointTests.bytes(of: Journal.fileName, in: directory),
+            try CheckpointTests.bytes(of: IndexCheckpoint.fileName, in: directory)
+        )
+    }
+
+    /// Where the blocks that opening does not check start in `checkpoint`.
+    static func blocksStart(of checkpoint: [UInt8]) throws -> Int {
+        let directory = MemoryDirectory(faults: nil)
+        try directory.createFile(named: IndexCheckpoint.fileName).write(checkpoint, at: 0)
+        return try #require(try IndexCheckpoint.read(in: directory)).blocksStart
+    }
+
+    /// What a store answers to reads of every record of `keys` one at a time, listings, a query,
+    /// then writes and the same again: the transcript two stores of the same journal must share.
+    static func transcript(of store: RecordStore, keys: [RecordKey]) throws -> [String] {
+        var lines: [String] = []
+        func read() throws {
+            for key in keys {
+                lines.append("\(key): \(String(describing: try store.storedRecord(for: key)))")
+            }
+            lines.append("count \(try store.count)")
+            lines.append("keys \(try store.keys())")
+            lines.append("pending \(try store.records(in: .pending).map(\.key))")
+            lines.append("notes \(try store.records(ofType: "Note", inZone: "Notes").map(\.recordName))")
+            lines.append("query \(try store.fetch(Query<Item>().filter(.rank, .atLeast(3))).map(\.id))")
+        }
+        try read()
+        try store.save(noteRecord("r4", title: "saved over", zone: "Notes"))
+        try store.save(noteRecord("new", title: "added"))
+        try store.deleteRecord(for: RecordKey(zone: "Archive", recordType: "Note", recordName: "r7"))
+        try store.park(Item(id: "h", name: "fig", rank: 7))
+        try read()
+        return lines
+    }
+
+    /// Every key the store holds, and one it does not.
+    static func keys(of journal: [UInt8]) throws -> [RecordKey] {
+        let store = try RecordStore(
+            storeDirectory: try MemoryDirectory(journal: journal), url: nil, options: CheckpointTests.withoutCheckpoints
+        )
+        return try store.keys() + [RecordKey(zone: "Notes", recordType: "Note", recordName: "no-such-record")]
+    }
+
+    /// The transcript of the store of `journal` without its checkpoint.
+    static func expectedTranscript(of journal: [UInt8], keys: [RecordKey]) throws -> [String] {
+        let store = try RecordStore(
+            storeDirectory: try MemoryDirectory(journal: journal), url: nil, options: CheckpointTests.withoutCheckpoints
+        )
+        #expect(!store.checkpointReport.usedCheckpoint)
+        return try transcript(of: store, keys: keys)
+    }
+
+    @Test(
+        "A byte changed in the rows or names, at every offset of a sample: opening uses the checkpoint, the first read finds the damage, every answer is the journal's"
+    )
+    func damagedBlocksBeforeOpening() throws {
+        let closed = try Self.closedStore()
+        let keys = try Self.keys(of: closed.journal)
+        let expected = try Self.expectedTranscript(of: closed.journal, keys: keys)
+        let start = try Self.blocksStart(of: closed.checkpoint)
+        // Several blocks of each kind, so that a read first checks some whole blocks.
+        #expect(closed.checkpoint.count - start > 3 * 4096)
+        let sample = Array(stride(from: start, to: closed.checkpoint.count, by: 53)) + [closed.checkpoint.count - 1]
+        for offset in sample {
+            var damaged = closed.checkpoint
+            damaged[offset] ^= UInt8(1 << (offset % 8))
+            let directory = try MemoryDirectory(journal: closed.journal)
+            try directory.createFile(named: IndexCheckpoint.fileName).write(damaged, at: 0)
+            let store = try RecordStore(
+                storeDirectory: directory, url: nil, options: CheckpointTests.withoutCheckpoints)
+            #expect(store.checkpointReport.usedCheckpoint, "opening does not read the blocks: \(offset)")
+            let answers = try Self.transcript(of: store, keys: keys)
+            #expect(answers == expected, "damaged at \(offset)")
+            let engine = try store.withEngine { $0 }
+            #expect(engine.index.checkpoint?.damage != nil, "the damage at \(offset) is found")
+        }
+    }
+
+    @Test("Written into the mapped file after opening, at every offset of a sample: every answer is the journal's")
+    func damagedThroughTheMapping() throws {
+        let closed = try Self.closedStore()
+        let keys = try Self.keys(of: closed.journal)
+        let expected = try Self.expectedTranscript(of: closed.journal, keys: keys)
+        let start = try Self.blocksStart(of: closed.checkpoint)
+        let sample = Array(stride(from: start, to: closed.checkpoint.count, by: 499)) + [closed.checkpoint.count - 1]
+        for offset in sample {
+            try withStoreDirectory { url in
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+                try Data(closed.journal).write(to: url.appendingPathComponent(Journal.fileName))
+                let checkpointURL = url.appendingPathComponent(IndexCheckpoint.fileName)
+                try Data(closed.checkpoint).write(to: checkpointURL)
+                let store = try RecordStore(directory: url, options: CheckpointTests.withoutCheckpoints)
+                #expect(store.checkpointReport.usedCheckpoint)
+                // The file changed under the mapping, whose pages show the file's.
+                let handle = try FileHandle(forWritingTo: checkpointURL)
+                try handle.seek(toOffset: UInt64(offset))
+                try handle.write(contentsOf: [~closed.checkpoint[offset]])
+                try handle.close()
+                let answers = try Self.transcript(of: store, keys: keys)
+                #expect(answers == expected, "damaged at \(offset)")
+                let engine = try store.withEngine { $0 }
+                #expect(engine.index.checkpoint?.damage != nil, "the damage at \(offset) is found")
+                store.close()
+            }
+        }
+    }
+
+    @Test("A block found damaged stays unread: a replay that fails throws, and the next read replays again")
+    func replayFailureThrows() throws {
+        let cipher = FailingCipher()
+        /// Options with the cipher, writing checkpoints or not.
+        func options(writingCheckpoints: Bool) -> RecordStore.Options {
+            var options = writingCheckpoints ? CheckpointTests.options() : CheckpointTests.withoutCheckpoints
+            options.cipher = cipher
+            return options
+        }
+        let directory = MemoryDirectory(faults: nil)
+        var store = try RecordStore(storeDirectory: directory, url: nil, options: options(writingCheckpoints: true))
+        try CheckpointTests.fill(store, records: 200)
+        let keys = try store.keys()
+        store.close()
+        var checkpoint = try CheckpointTests.bytes(of: IndexCheckpoint.fileName, in: directory)
+        checkpoint[try Self.blocksStart(of: checkpoint) + 5] ^= 1
+        try directory.createFile(named: IndexCheckpoint.fileName).write(checkpoint, at: 0)
+        store = try RecordStore(storeDirectory: directory, url: nil, options: options(writingCheckpoints: false))
+        #expect(store.checkpointReport.usedCheckpoint)
+        // Listing the keys reads the index alone, and no entry: only the replay opens entries.
+        cipher.fail()
+        #expect(throws: RecordStoreError.self) { try store.keys() }
+        #expect(throws: RecordStoreError.self) { try store.keys() }
+        cipher.recover()
+        #expect(try store.keys() == keys)
+        let engine = try store.withEngine { $0 }
+        #expect(engine.index.checkpoint?.damage?.contains("rows 0") == true)
+    }
+
+    @Test("A checkpoint of the earlier format is not used: the journal is read, and closing writes one of this format")
+    func earlierFormatReplaced() throws {
+        let directory = MemoryDirectory(faults: nil)
+        var store = try RecordStore(storeDirectory: directory, url: nil, options: CheckpointTests.options())
+        try CheckpointTests.fill(store)
+        let contents = try CheckpointTests.Contents(store)
+        store.close()
+        var checkpoint = try CheckpointTests.bytes(of: IndexCheckpoint.fileName, in: directory)
+        #expect(checkpoint.prefix(8).elementsEqual("RSINDEX2".utf8))
+        checkpoint.replaceSubrange(0..<8, with: Array("RSINDEX1".utf8))
+        try directory.createFile(named: IndexCheckpoint.fileName).write(checkpoint, at: 0)
+
+        store = try RecordStore(storeDirectory: directory, url: nil, options: CheckpointTests.options())
+        #expect(!store.checkpointReport.usedCheckpoint)
+        #expect(store.checkpointReport.checkpointProblem == "it does not start as a checkpoint does")
+        #expect(try CheckpointTests.Contents(store) == contents)
+        store.close()
+        #expect(
+            try CheckpointTests.bytes(of: IndexCheckpoint.fileName, in: directory).prefix(8).elementsEqual(
+                "RSINDEX2".utf8))
+        store = try RecordStore(storeDirectory: directory, url: nil, options: CheckpointTests.options())
+        #expect(store.checkpointReport.usedCheckpoint)
+        #expect(try CheckpointTests.Contents(store) == contents)
+    }
+
+    @Test("A commit, a status change and a compaction over a damaged checkpoint hold what the journal holds")
+    func writesOverDamage() throws {
+        let closed = try Self.closedStore()
+        let start = try Self.blocksStart(of: closed.checkpoint)
+        // The last byte: a block of names, which a save over a name reads.
+        for offset in [start, start + 4096 + 7, closed.checkpoint.count - 1] {
+            var damaged = closed.checkpoint
+            damaged[offset] ^= 0x20
+            var stores: [RecordStore] = []
+            for checkpoint in [damaged, nil] {
+                let directory = try MemoryDirectory(journal: closed.journal)
+                if let checkpoint { try directory.createFile(named: IndexCheckpoint.fileName).write(checkpoint, at: 0) }
+                stores.append(
+                    try RecordStore(storeDirectory: directory, url: nil, options: CheckpointTests.withoutCheckpoints))
+            }
+            for store in stores {
+                try store.write { batch in
+                    for number in stride(from: 0, to: 300, by: 7) {
+                        try batch.save(noteRecord("r\(number)", title: "batch", zone: "Notes"))
+                    }
+                }
+                try store.withEngine { engine in
+                    try engine.setStatus(.sent, for: RecordKey(zone: "Notes", recordType: "Note", recordName: "r3"))
+                }
+            }
+            #expect(try CheckpointTests.Contents(stores[0]) == CheckpointTests.Contents(stores[1]), "\(offset)")
+            for store in stores { try store.compact() }
+            #expect(try CheckpointTests.Contents(stores[0]) == CheckpointTests.Contents(stores[1]), "\(offset)")
+        }
+    }
+}
