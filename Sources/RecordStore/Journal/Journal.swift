@@ -153,8 +153,9 @@ final class Journal {
     }
 
     /// The header of the frame at `start`: its payload's length and checksum, when a whole
-    /// frame is there, its checksum matching its bytes; `nil` when not.
-    func frame(at start: Int) throws -> (payloadCount: Int, checksum: UInt32)? {
+    /// frame is there, its checksum matching its bytes (unless `checkingPayload` is false: then
+    /// the payload is not read, only its length checked against the file's); `nil` when not.
+    func frame(at start: Int, checkingPayload: Bool = true) throws -> (payloadCount: Int, checksum: UInt32)? {
         let size = try file.size()
         guard start >= Frame.fileHeaderSize, start <= size - Frame.headerSize else { return nil }
         let header = try file.read(count: Frame.headerSize, at: start)
@@ -166,6 +167,7 @@ final class Journal {
             )
         }
         guard count <= size - start - Frame.headerSize else { return nil }
+        guard checkingPayload else { return (count, checksum) }
         let payload = try file.read(count: count, at: start + Frame.headerSize)
         guard payload.withUnsafeBytes({ Frame.checksum(salt: salt, payload: $0) }) == checksum else { return nil }
         return (count, checksum)
