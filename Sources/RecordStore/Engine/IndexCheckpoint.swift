@@ -34,7 +34,7 @@ import Foundation
 /// | 8 × 8 | journal salt, covered end, record count, live bytes, tokens' length, names' length, where the journal's last frame starts, that frame's length (high half) and checksum (low half) |
 /// | tokens' length | count (4), then per zone: zone, token, owner (byte strings; owner after a 0/1 byte), offset (8), count (4) |
 /// | 8 × ⌈record count / 128⌉ | fences: the hash of every 128th row, for a search to touch one block of rows |
-/// | 8 × ⌈record count / 128⌉ | each block of 128 rows' checksum ( ``StripeChecksum/folded``) |
+/// | 8 × ⌈record count / 128⌉ | each block of 128 rows' checksum (``StripeChecksum/folded``) |
 /// | 8 × ⌈names' length / 4096⌉ | each 4 KB block of the names' checksum |
 /// | 32 × record count | rows: hash (8), entry offset (8), entry length (4), name start (4), zone, name and type lengths (2 each), state (1), zero (1) |
 /// | names' length | each row's zone, name and type, one after another |
