@@ -31,6 +31,16 @@ struct CheckpointDamageTests {
         return try #require(try IndexCheckpoint.read(in: directory)).blocksStart
     }
 
+    /// `checkpoint` with a bit flipped in every 4 KB block after opening's part: whatever a
+    /// look-up reads, it finds damage.
+    static func damagingEveryBlock(of checkpoint: [UInt8]) throws -> [UInt8] {
+        var damaged = checkpoint
+        for offset in stride(from: try blocksStart(of: checkpoint) + 7, to: checkpoint.count, by: 4096) {
+            damaged[offset] ^= 0x04
+        }
+        return damaged
+    }
+
     /// What a store answers to reads of every record of `keys` one at a time, listings, a query,
     /// then writes and the same again: the transcript two stores of the same journal must share.
     static func transcript(of store: RecordStore, keys: [RecordKey]) throws -> [String] {
@@ -48,7 +58,7 @@ struct CheckpointDamageTests {
         try read()
         try store.save(noteRecord("r4", title: "saved over", zone: "Notes"))
         try store.save(noteRecord("new", title: "added"))
-        try store.deleteRecord(for: RecordKey(zone: "Archive", recordType: "Note", recordName: "r7"))
+        try store.deleteRecord(for: RecordKey(zone: "Archive", recordType: "Note", recordName: "r10"))
         try store.park(Item(id: "h", name: "fig", rank: 7))
         try read()
         return lines
@@ -140,8 +150,8 @@ struct CheckpointDamageTests {
         try CheckpointTests.fill(store, records: 200)
         let keys = try store.keys()
         store.close()
-        var checkpoint = try CheckpointTests.bytes(of: IndexCheckpoint.fileName, in: directory)
-        checkpoint[try Self.blocksStart(of: checkpoint) + 5] ^= 1
+        let checkpoint = try Self.damagingEveryBlock(
+            of: try CheckpointTests.bytes(of: IndexCheckpoint.fileName, in: directory))
         try directory.createFile(named: IndexCheckpoint.fileName).write(checkpoint, at: 0)
         store = try RecordStore(storeDirectory: directory, url: nil, options: options(writingCheckpoints: false))
         #expect(store.checkpointReport.usedCheckpoint)
@@ -149,8 +159,14 @@ struct CheckpointDamageTests {
         cipher.fail()
         #expect(throws: RecordStoreError.self) { try store.keys() }
         #expect(throws: RecordStoreError.self) { try store.keys() }
+        // A save looks its record up before it writes: it fails having written nothing.
+        let size = try store.journalSize
+        #expect(throws: RecordStoreError.self) { try store.save(noteRecord("during", zone: "Notes")) }
+        #expect(try store.journalSize == size)
         cipher.recover()
         #expect(try store.keys() == keys)
+        try store.save(noteRecord("during", zone: "Notes"))
+        #expect(try store.keys().count == keys.count + 1)
         let engine = try store.withEngine { $0 }
         #expect(engine.index.checkpoint?.damage?.contains("rows 0") == true)
     }
@@ -180,34 +196,37 @@ struct CheckpointDamageTests {
         #expect(try CheckpointTests.Contents(store) == contents)
     }
 
-    @Test("A commit, a status change and a compaction over a damaged checkpoint hold what the journal holds")
+    @Test(
+        "A commit whose look-ups find the checkpoint damaged, a status change and a compaction hold what the journal holds"
+    )
     func writesOverDamage() throws {
         let closed = try Self.closedStore()
-        let start = try Self.blocksStart(of: closed.checkpoint)
-        // The last byte: a block of names, which a save over a name reads.
-        for offset in [start, start + 4096 + 7, closed.checkpoint.count - 1] {
-            var damaged = closed.checkpoint
-            damaged[offset] ^= 0x20
-            var stores: [RecordStore] = []
-            for checkpoint in [damaged, nil] {
-                let directory = try MemoryDirectory(journal: closed.journal)
-                if let checkpoint { try directory.createFile(named: IndexCheckpoint.fileName).write(checkpoint, at: 0) }
-                stores.append(
-                    try RecordStore(storeDirectory: directory, url: nil, options: CheckpointTests.withoutCheckpoints))
-            }
-            for store in stores {
-                try store.write { batch in
-                    for number in stride(from: 0, to: 300, by: 7) {
-                        try batch.save(noteRecord("r\(number)", title: "batch", zone: "Notes"))
-                    }
-                }
-                try store.withEngine { engine in
-                    try engine.setStatus(.sent, for: RecordKey(zone: "Notes", recordType: "Note", recordName: "r3"))
-                }
-            }
-            #expect(try CheckpointTests.Contents(stores[0]) == CheckpointTests.Contents(stores[1]), "\(offset)")
-            for store in stores { try store.compact() }
-            #expect(try CheckpointTests.Contents(stores[0]) == CheckpointTests.Contents(stores[1]), "\(offset)")
+        var stores: [RecordStore] = []
+        for checkpoint in [try Self.damagingEveryBlock(of: closed.checkpoint), nil] {
+            let directory = try MemoryDirectory(journal: closed.journal)
+            if let checkpoint { try directory.createFile(named: IndexCheckpoint.fileName).write(checkpoint, at: 0) }
+            stores.append(
+                try RecordStore(storeDirectory: directory, url: nil, options: CheckpointTests.withoutCheckpoints))
         }
+        #expect(stores[0].checkpointReport.usedCheckpoint)
+        for store in stores {
+            try store.write { batch in
+                for number in stride(from: 0, to: 300, by: 7) {
+                    try batch.save(noteRecord("r\(number)", title: "batch", zone: "Notes"))
+                }
+                try batch.deleteRecord(for: RecordKey(zone: "Archive", recordType: "Note", recordName: "r10"))
+            }
+        }
+        // The batch's first look-up found the damage; the commit was made over the journal's records.
+        let engine = try stores[0].withEngine { $0 }
+        #expect(engine.index.checkpoint?.damage != nil)
+        for store in stores {
+            try store.withEngine { engine in
+                try engine.setStatus(.sent, for: RecordKey(zone: "Notes", recordType: "Note", recordName: "r3"))
+            }
+        }
+        #expect(try CheckpointTests.Contents(stores[0]) == CheckpointTests.Contents(stores[1]))
+        for store in stores { try store.compact() }
+        #expect(try CheckpointTests.Contents(stores[0]) == CheckpointTests.Contents(stores[1]))
     }
 }
