@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 @_spi(Benchmarks) import RecordStoreKit
 
@@ -22,28 +23,32 @@ func residentMemory() -> (anonymous: Int, file: Int)? {
 }
 
 /// What a child process measured: resident memory when it started, once the store was open, and
-/// after 1,000 point reads.
+/// after 1,000 point reads; and how long those reads took, the first the store made.
 struct MemoryFigures {
     var start: (anonymous: Int, file: Int)
     var opened: (anonymous: Int, file: Int)
     var read: (anonymous: Int, file: Int)
+    var readingNanoseconds: Int
 
-    /// The figures as the child prints them: six numbers on one line.
+    /// The figures as the child prints them: seven numbers on one line.
     var line: String {
-        [start.anonymous, start.file, opened.anonymous, opened.file, read.anonymous, read.file]
+        [start.anonymous, start.file, opened.anonymous, opened.file, read.anonymous, read.file, readingNanoseconds]
             .map(String.init).joined(separator: " ")
     }
 
-    init(start: (Int, Int), opened: (Int, Int), read: (Int, Int)) {
+    init(start: (Int, Int), opened: (Int, Int), read: (Int, Int), readingNanoseconds: Int) {
         self.start = start
         self.opened = opened
         self.read = read
+        self.readingNanoseconds = readingNanoseconds
     }
 
     init?(line: String) {
         let numbers = line.split(separator: " ").compactMap { Int($0) }
-        guard numbers.count == 6 else { return nil }
-        self.init(start: (numbers[0], numbers[1]), opened: (numbers[2], numbers[3]), read: (numbers[4], numbers[5]))
+        guard numbers.count == 7 else { return nil }
+        self.init(
+            start: (numbers[0], numbers[1]), opened: (numbers[2], numbers[3]), read: (numbers[4], numbers[5]),
+            readingNanoseconds: numbers[6])
     }
 }
 
@@ -60,34 +65,44 @@ func runMemoryChildIfAsked() {
         let count = Int(arguments[flag + 3]), count > 0
     else { return }
     let (kind, path) = (arguments[flag + 1], arguments[flag + 2])
+    let keys = (0..<1_000).map { smallRecord(($0 &* 7919) % count).key }
     do {
-        guard let start = residentMemory() else { throw SQLiteStore.Failure(description: "no /proc/self/status") }
-        let keys = (0..<1_000).map { smallRecord(($0 &* 7919) % count).key }
-        var checksum = 0
-        let opened: (anonymous: Int, file: Int)?
-        if kind == "store" {
-            let store = try RecordStore(directory: URL(fileURLWithPath: path))
-            opened = residentMemory()
-            for key in keys { checksum &+= try store.recordJSON(for: key)?.count ?? 0 }
-            withExtendedLifetime(store) {}
-        } else {
-            let sqlite = try SQLiteStore(path: path)
-            opened = residentMemory()
-            for key in keys {
-                checksum &+= try sqlite.json(zone: key.zone, type: key.recordType, name: key.recordName)?.count ?? 0
-            }
-            withExtendedLifetime(sqlite) {}
-        }
-        guard let opened, let read = residentMemory(), checksum > 0 else {
-            throw SQLiteStore.Failure(description: "nothing measured")
-        }
-        // Read with the store still open: measured before it is released.
-        print(MemoryFigures(start: start, opened: opened, read: read).line)
+        let figures =
+            kind == "store"
+            ? try measureOpenStore(
+                keys: keys, open: { try RecordStore(directory: URL(fileURLWithPath: path)) },
+                read: { try $0.recordJSON(for: $1) != nil })
+            : try measureOpenStore(
+                keys: keys, open: { try SQLiteStore(path: path) },
+                read: { try $0.json(zone: $1.zone, type: $1.recordType, name: $1.recordName) != nil })
+        print(figures.line)
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("memory child: \(error)\n".utf8))
         exit(1)
     }
+}
+
+/// Opens a store with `open` and reads the record of each of `keys` with `read`, taking the
+/// process's resident memory before opening, once opened, and after the reads, with the store
+/// still open.
+func measureOpenStore<Store>(
+    keys: [RecordKey], open: () throws -> Store, read: (Store, RecordKey) throws -> Bool
+) throws -> MemoryFigures {
+    guard let start = residentMemory() else { throw SQLiteStore.Failure(description: "no /proc/self/status") }
+    let store = try open()
+    let opened = residentMemory()
+    let readingStart = DispatchTime.now().uptimeNanoseconds
+    var found = 0
+    for key in keys where try read(store, key) { found += 1 }
+    let reading = Int(DispatchTime.now().uptimeNanoseconds - readingStart)
+    let afterReads = residentMemory()
+    withExtendedLifetime(store) {}
+    guard let opened, let afterReads else { throw SQLiteStore.Failure(description: "nothing measured") }
+    guard found == keys.count else {
+        throw SQLiteStore.Failure(description: "found \(found) of the \(keys.count) records read")
+    }
+    return MemoryFigures(start: start, opened: opened, read: afterReads, readingNanoseconds: reading)
 }
 
 /// Runs this benchmark again as a child measuring the store of `kind` at `path`, which holds

@@ -512,6 +512,11 @@ for count in quick ? [10_000, 100_000] : [100_000, 1_000_000] where selected("re
                     + " \(megabytes(storeMemory.map(growth)).leftPadded(12))"
                     + "  \(megabytes(sqliteMemory.map(growth)).leftPadded(12))")
         }
+        let reads = [storeMemory, sqliteMemory].map { $0.map { Double($0.readingNanoseconds) / 1_000 } }
+        say(
+            "  1,000 point reads, the first after opening".padding(toLength: 44, withPad: " ", startingAt: 0)
+                + " \((reads[0].map { String(format: "%.0f µs", $0) } ?? "n/a").leftPadded(12))"
+                + "  \((reads[1].map { String(format: "%.0f µs", $0) } ?? "n/a").leftPadded(12))")
         if checksum == 42 { say("") }
     }
 }
