@@ -3,7 +3,8 @@ import Foundation
 /// When the engine writes an index checkpoint, and what the last one covers.
 ///
 /// A checkpoint (``IndexCheckpoint``) is written:
-/// - when the store closes, if the journal changed since the last one;
+/// - when the store closes, if the journal changed since the last one, or if a look-up found the
+///   one it opened from damaged;
 /// - after a compaction, which makes the last one stale (the journal has a new salt);
 /// - after a commit that leaves the journal ``interval`` bytes past the last one (64 MB), so that a
 ///   process that never closes its store (killed, or crashed) replays at most that much.
@@ -145,9 +146,12 @@ extension StoreEngine {
         }
     }
 
-    /// Before closing: a checkpoint of what changed since the last one.
+    /// Before closing: a checkpoint of what changed since the last one, or in place of one found
+    /// damaged after opening.
     func checkpointOnClose() {
-        let changed = checkpoints.salt != journal.salt || checkpoints.end != journal.end || !checkpoints.isWritten
+        let damaged = index.checkpoint?.damage != nil
+        let changed =
+            checkpoints.salt != journal.salt || checkpoints.end != journal.end || !checkpoints.isWritten || damaged
         guard changed, journal.end >= checkpoints.threshold else { return }
         attemptCheckpoint()
     }

@@ -171,6 +171,26 @@ struct CheckpointDamageTests {
         #expect(engine.index.checkpoint?.damage?.contains("rows 0") == true)
     }
 
+    @Test("A checkpoint found damaged after opening is written anew when the store closes")
+    func rewrittenOnClose() throws {
+        let closed = try Self.closedStore()
+        let directory = try MemoryDirectory(journal: closed.journal)
+        let damaged = try Self.damagingEveryBlock(of: closed.checkpoint)
+        try directory.createFile(named: IndexCheckpoint.fileName).write(damaged, at: 0)
+        var store = try RecordStore(storeDirectory: directory, url: nil, options: CheckpointTests.options())
+        let contents = try CheckpointTests.Contents(store)
+        let engine = try store.withEngine { $0 }
+        #expect(engine.index.checkpoint?.damage != nil)
+        // Nothing committed: closing writes a checkpoint for the damage alone.
+        store.close()
+        #expect(try CheckpointTests.bytes(of: IndexCheckpoint.fileName, in: directory) != damaged)
+        store = try RecordStore(storeDirectory: directory, url: nil, options: CheckpointTests.options())
+        #expect(store.checkpointReport.usedCheckpoint)
+        #expect(try CheckpointTests.Contents(store) == contents)
+        let reopened = try store.withEngine { $0 }
+        #expect(reopened.index.checkpoint?.damage == nil)
+    }
+
     @Test("A checkpoint of the earlier format is not used: the journal is read, and closing writes one of this format")
     func earlierFormatReplaced() throws {
         let directory = MemoryDirectory(faults: nil)
