@@ -7,15 +7,20 @@ import Foundation
 /// The file is made to be used as it is read, without building anything: one row of fixed
 /// width a record, sorted by a hash of the record's zone and name, so that a look-up is a binary
 /// search of the rows; the names' bytes after the rows; the zones' sync tokens before them. The
-/// ``StoreIndex`` keeps the changes since in memory, over it.
+/// ``StoreIndex`` keeps the changes since in memory, over it (through ``CheckpointRecords``).
 ///
-/// It is trusted only whole and only for the journal it was written from:
-/// - a checksum (``StripeChecksum``) covers everything after it, and every row is checked
-///   against the file's bounds as it loads, so that damage anywhere makes it unusable;
+/// It is trusted only where checked, and only for the journal it was written from:
+/// - opening checks what is small and of fixed use: a checksum (``StripeChecksum``) covers the
+///   header, the tokens, the fences and a table of the blocks' checksums, and the sections must
+///   add up to the file's length. The rows and the names, nearly all of the file, are checked a
+///   block (4 KB) at a time, when a look-up first reads the block, so that opening costs the
+///   same at any size. A block whose checksum does not match throws ``Damaged``, and is checked
+///   again at its next use: damage is never read as data;
 /// - it names the journal's salt, which compaction changes, and the end it covers, which the
 ///   journal must reach: a checkpoint of another journal, or of an older one, is stale.
 /// A checkpoint that is missing, damaged or stale is not an error: opening reads the whole
-/// journal, as without one, and the store writes a new one later.
+/// journal, as without one, and the store writes a new one later. Damage found after opening
+/// has the records replayed from the journal instead (see ``CheckpointRecords``).
 ///
 /// It is written whole under another name, made durable, then renamed over the old one and the
 /// directory made durable: a crash while writing leaves the old checkpoint or the new one.
@@ -24,22 +29,29 @@ import Foundation
 ///
 /// | bytes | what |
 /// |---|---|
-/// | 8 | magic, `RSINDEX1` |
-/// | 32 | checksum of everything after it |
+/// | 8 | magic, `RSINDEX2` (a `RSINDEX1` file, of an earlier version, reads as damaged) |
+/// | 32 | checksum of the header's words, the tokens, the fences and the blocks' checksums |
 /// | 8 × 8 | journal salt, covered end, record count, live bytes, tokens' length, names' length, where the journal's last frame starts, that frame's length (high half) and checksum (low half) |
 /// | tokens' length | count (4), then per zone: zone, token, owner (byte strings; owner after a 0/1 byte), offset (8), count (4) |
 /// | 8 × ⌈record count / 128⌉ | fences: the hash of every 128th row, for a search to touch one block of rows |
+/// | 8 × ⌈record count / 128⌉ | each block of 128 rows' checksum (``StripeChecksum/folded``) |
+/// | 8 × ⌈names' length / 4096⌉ | each 4 KB block of the names' checksum |
 /// | 32 × record count | rows: hash (8), entry offset (8), entry length (4), name start (4), zone, name and type lengths (2 each), state (1), zero (1) |
 /// | names' length | each row's zone, name and type, one after another |
+///
+/// Which blocks were checked is state of the checkpoint, changed by reads: like the engine that
+/// owns it, a checkpoint is used by one thread at a time, with the store's lock held.
 final class IndexCheckpoint {
     static let fileName = "records.checkpoint"
     static let writingFileName = "records.checkpoint.writing"
 
-    private static let magic = Array("RSINDEX1".utf8)
+    private static let magic = Array("RSINDEX2".utf8)
     private static let headerSize = 8 + StripeChecksum.byteCount + 8 * 8
     private static let rowSize = 32
-    /// Rows a fence stands for: 4 KB of rows, a page.
+    /// Rows a fence stands for, and a block of rows that one checksum covers: 4 KB of rows, a page.
     private static let fenceStride = 128
+    /// The bytes of names that one checksum covers.
+    private static let namesBlockSize = 4096
 
     /// A frame of the journal, as the checkpoint names the last one it covers.
     struct JournalFrame: Hashable {
@@ -79,15 +91,92 @@ final class IndexCheckpoint {
         deinit {
             allocated?.deallocate()
         }
+    }
 
-        /// Once checked: lets the system take back the pages of a mapped file until used again.
-        func releaseResidentPages() {
-            mapping?.releaseResidentPages()
+    /// Where each section of a checkpoint's file starts, read from its header: `nil` when the
+    /// lengths the header gives do not add up to the file's.
+    private struct Layout {
+        var recordCount: Int
+        var tokensLength: Int
+        var namesLength: Int
+        var fencesStart: Int
+        var blockCount: (rows: Int, names: Int)
+        var rowSumsStart: Int
+        var namesSumsStart: Int
+        var rowsStart: Int
+        var namesStart: Int
+
+        init?(of bytes: UnsafeRawBufferPointer) {
+            guard bytes.count >= headerSize else { return nil }
+            func word(_ index: Int) -> Int {
+                Int(
+                    truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: 40 + 8 * index, as: UInt64.self)
+                        .littleEndian)
+            }
+            recordCount = word(2)
+            tokensLength = word(4)
+            namesLength = word(5)
+            // Each length is checked against what is left of the file before it is added.
+            var left = bytes.count - headerSize
+            func take(_ length: Int) -> Bool {
+                guard length >= 0, length <= left else { return false }
+                left -= length
+                return true
+            }
+            let (rowsLength, overflow) = recordCount.multipliedReportingOverflow(by: rowSize)
+            guard recordCount >= 0, namesLength >= 0, !overflow else { return nil }
+            blockCount = (
+                recordCount / fenceStride + (recordCount % fenceStride == 0 ? 0 : 1),
+                namesLength / namesBlockSize + (namesLength % namesBlockSize == 0 ? 0 : 1)
+            )
+            guard take(tokensLength), take(blockCount.rows &* 8), take(blockCount.rows &* 8),
+                take(blockCount.names &* 8), take(rowsLength), left == namesLength
+            else { return nil }
+            fencesStart = headerSize + tokensLength
+            rowSumsStart = fencesStart + 8 * blockCount.rows
+            namesSumsStart = rowSumsStart + 8 * blockCount.rows
+            rowsStart = namesSumsStart + 8 * blockCount.names
+            namesStart = rowsStart + rowsLength
         }
+
+        /// The bytes of rows block `block` of `bytes`.
+        func rowsBlock(_ block: Int, of bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+            let start = rowsStart + block * fenceStride * rowSize
+            return UnsafeRawBufferPointer(rebasing: bytes[start..<min(start + fenceStride * rowSize, namesStart)])
+        }
+
+        /// The bytes of names block `block` of `bytes`.
+        func namesBlock(_ block: Int, of bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+            let start = namesStart + block * namesBlockSize
+            return UnsafeRawBufferPointer(rebasing: bytes[start..<min(start + namesBlockSize, bytes.count)])
+        }
+    }
+
+    /// Writes the checksums of `bytes`, a checkpoint's file whose sections add up: each block's,
+    /// then the header's over them. Nothing when they do not add up.
+    static func seal(_ bytes: UnsafeMutableRawBufferPointer) {
+        let read = UnsafeRawBufferPointer(bytes)
+        guard let layout = Layout(of: read) else { return }
+        for block in 0..<layout.blockCount.rows {
+            let sum = StripeChecksum(of: layout.rowsBlock(block, of: read)).folded
+            bytes.storeBytes(of: sum.littleEndian, toByteOffset: layout.rowSumsStart + 8 * block, as: UInt64.self)
+        }
+        for block in 0..<layout.blockCount.names {
+            let sum = StripeChecksum(of: layout.namesBlock(block, of: read)).folded
+            bytes.storeBytes(of: sum.littleEndian, toByteOffset: layout.namesSumsStart + 8 * block, as: UInt64.self)
+        }
+        var writer = ByteWriter(capacity: StripeChecksum.byteCount)
+        StripeChecksum(of: UnsafeRawBufferPointer(rebasing: read[40..<layout.rowsStart])).write(to: &writer)
+        writer.bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: bytes[8..<40]).copyMemory(from: $0) }
     }
 
     /// The whole file, read or mapped.
     private let storage: Storage
+    private let layout: Layout
+    /// Which blocks were checked and found whole: a bit a block, the rows' blocks first, then
+    /// the names'. A block's bit is set once its checksum matched, and never cleared; a block
+    /// that did not match stays unset, and is checked again at its next use.
+    private var checkedBlocks: [UInt64]
     /// The journal's salt when the checkpoint was written.
     let salt: UInt64
     /// The end of the journal's last frame that the checkpoint holds.
@@ -99,18 +188,21 @@ final class IndexCheckpoint {
     /// The bytes of the journal's live entries, as ``StoreIndex/liveBytes`` counts them.
     let liveBytes: Int
     let tokens: [Token]
-    private let fencesStart: Int
-    private let fenceCount: Int
-    private let rowsStart: Int
-    private let namesStart: Int
 
     /// Why a checkpoint could not be used.
     struct Unusable: Error, CustomStringConvertible {
         var description: String
     }
 
-    /// Takes `storage` (the checkpoint's bytes) over, checking them whole: the checksum and the
-    /// header. A row is read with its bounds checked, never trusted to be within the file.
+    /// A block of the checkpoint that a look-up read does not match its checksum: the look-up's
+    /// answer would be wrong, and it gives none.
+    struct Damaged: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Takes `storage` (the checkpoint's bytes) over, checking what opening checks: the
+    /// header's checksum and that the sections add up. The rows and names are checked a block
+    /// at a time, as they are read.
     private init(storage: Storage) throws {
         self.storage = storage
         let bytes = storage.bytes
@@ -118,50 +210,43 @@ final class IndexCheckpoint {
         guard bytes.count >= Self.headerSize, bytes.prefix(8).elementsEqual(Self.magic) else {
             throw fail("it does not start as a checkpoint does")
         }
+        guard let layout = Layout(of: bytes) else {
+            throw fail("its sections do not add up to its length")
+        }
+        self.layout = layout
         let stored = StripeChecksum(stored: UnsafeRawBufferPointer(rebasing: bytes[8..<40]))
-        guard StripeChecksum(of: UnsafeRawBufferPointer(rebasing: bytes[40...])) == stored else {
-            throw fail("its checksum does not match its bytes")
+        guard StripeChecksum(of: UnsafeRawBufferPointer(rebasing: bytes[40..<layout.rowsStart])) == stored else {
+            throw fail("its checksum does not match its header")
         }
         func word(_ index: Int) -> UInt64 {
             bytes.loadUnaligned(fromByteOffset: 40 + 8 * index, as: UInt64.self).littleEndian
         }
         salt = word(0)
         coveredEnd = Int(truncatingIfNeeded: word(1))
-        recordCount = Int(truncatingIfNeeded: word(2))
+        recordCount = layout.recordCount
         liveBytes = Int(truncatingIfNeeded: word(3))
-        let tokensLength = Int(truncatingIfNeeded: word(4))
-        let namesLength = Int(truncatingIfNeeded: word(5))
         lastFrame = JournalFrame(
             start: Int(truncatingIfNeeded: word(6)), payloadCount: Int(word(7) >> 32),
             checksum: UInt32(truncatingIfNeeded: word(7)))
-        // Each length is checked against what is left of the file before it is added.
-        let space = bytes.count - Self.headerSize
-        let (rowsLength, rowsOverflow) = recordCount.multipliedReportingOverflow(by: Self.rowSize)
-        let fences = recordCount / Self.fenceStride + (recordCount % Self.fenceStride == 0 ? 0 : 1)
-        let fencesLength = fences &* 8
-        let fits =
-            coveredEnd >= 0 && recordCount >= 0 && liveBytes >= 0 && liveBytes <= coveredEnd && tokensLength >= 0
-            && namesLength >= 0 && !rowsOverflow
-            && tokensLength <= space && rowsLength <= space - tokensLength
-            && fencesLength <= space - tokensLength - rowsLength
-            && namesLength == space - tokensLength - rowsLength - fencesLength
-        fenceCount = fits ? fences : 0
-        fencesStart = Self.headerSize + (fits ? tokensLength : 0)
-        rowsStart = fencesStart + (fits ? fencesLength : 0)
-        namesStart = rowsStart + (fits ? rowsLength : 0)
-        guard fits else {
-            throw fail("its sections do not add up to its length")
+        guard coveredEnd >= 0, liveBytes >= 0, liveBytes <= coveredEnd else {
+            throw fail("its covered end and live bytes do not agree")
         }
+        let blocks = layout.blockCount.rows + layout.blockCount.names
+        checkedBlocks = [UInt64](repeating: 0, count: (blocks + 63) / 64)
         do {
-            tokens = try Self.readTokens(UnsafeRawBufferPointer(rebasing: bytes[Self.headerSize..<fencesStart]))
+            tokens = try Self.readTokens(
+                UnsafeRawBufferPointer(rebasing: bytes[Self.headerSize..<layout.fencesStart]))
         } catch {
             throw fail("its sync tokens do not read: \(error)")
         }
-        storage.releaseResidentPages()
     }
 
     /// The checkpoint's bytes, as its file holds them.
     var fileBytes: UnsafeRawBufferPointer { storage.bytes }
+
+    /// Where the rows start: opening checks the bytes before, and each block after is checked
+    /// when first read.
+    var blocksStart: Int { layout.rowsStart }
 
     private static func readTokens(_ bytes: UnsafeRawBufferPointer) throws -> [Token] {
         var reader = ByteReader(bytes)
@@ -179,6 +264,34 @@ final class IndexCheckpoint {
         return tokens
     }
 
+    // MARK: Checking blocks
+
+    /// Checks block `block` (the rows' blocks first, then the names') against its checksum,
+    /// once: a block found whole is not checked again.
+    private func check(block: Int) throws {
+        let (word, bit) = (block / 64, UInt64(1) << (block % 64))
+        guard checkedBlocks[word] & bit == 0 else { return }
+        let bytes = storage.bytes
+        let rowBlocks = layout.blockCount.rows
+        let (data, sumOffset) =
+            block < rowBlocks
+            ? (layout.rowsBlock(block, of: bytes), layout.rowSumsStart + 8 * block)
+            : (layout.namesBlock(block - rowBlocks, of: bytes), layout.namesSumsStart + 8 * (block - rowBlocks))
+        let stored = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: sumOffset, as: UInt64.self))
+        guard StripeChecksum(of: data).folded == stored else {
+            let what = block < rowBlocks ? "rows \(block)" : "names \(block - rowBlocks)"
+            throw Damaged(description: "the checkpoint's block of \(what) does not match its checksum")
+        }
+        checkedBlocks[word] |= bit
+    }
+
+    /// Checks every block: what a walk of every row does first, so that it never stops halfway.
+    private func checkAllBlocks() throws {
+        for block in 0..<(layout.blockCount.rows + layout.blockCount.names) {
+            try check(block: block)
+        }
+    }
+
     // MARK: Rows
 
     private struct Row {
@@ -192,8 +305,15 @@ final class IndexCheckpoint {
         var state: UInt8
     }
 
-    private func row(_ index: Int) -> Row {
-        let base = rowsStart + index * Self.rowSize
+    /// Row `index`, its block checked.
+    private func row(_ index: Int) throws -> Row {
+        try check(block: index / Self.fenceStride)
+        return uncheckedRow(index)
+    }
+
+    /// Row `index`, read as it lies: only once its block is checked.
+    private func uncheckedRow(_ index: Int) -> Row {
+        let base = layout.rowsStart + index * Self.rowSize
         let bytes = storage.bytes
         return Row(
             hash: bytes.loadUnaligned(fromByteOffset: base, as: UInt64.self).littleEndian,
@@ -206,15 +326,30 @@ final class IndexCheckpoint {
             state: bytes[base + 30])
     }
 
-    private func names(of row: Row) -> (
+    /// The zone, name and type of `row`, the blocks of names they lie in checked.
+    private func names(of row: Row) throws -> (
         zone: UnsafeRawBufferPointer, name: UnsafeRawBufferPointer, type: UnsafeRawBufferPointer
     ) {
-        let zoneStart = namesStart + Int(row.nameStart)
+        let start = Int(row.nameStart)
+        let end = start + Int(row.zoneLength) + Int(row.nameLength) + Int(row.typeLength)
+        if end > start, end <= layout.namesLength {
+            for block in (start / Self.namesBlockSize)...((end - 1) / Self.namesBlockSize) {
+                try check(block: layout.blockCount.rows + block)
+            }
+        }
+        return uncheckedNames(of: row)
+    }
+
+    /// The zone, name and type of `row`, read as they lie: only once their blocks are checked.
+    private func uncheckedNames(of row: Row) -> (
+        zone: UnsafeRawBufferPointer, name: UnsafeRawBufferPointer, type: UnsafeRawBufferPointer
+    ) {
+        let zoneStart = layout.namesStart + Int(row.nameStart)
         let nameStart = zoneStart + Int(row.zoneLength)
         let typeStart = nameStart + Int(row.nameLength)
         let bytes = storage.bytes
-        // Only a checkpoint whose checksum holds is read: a row past the end was written so, and
-        // reads as empty names rather than outside the file.
+        // A row whose checksum holds names names within the file, unless it was written so: it
+        // then reads as empty names rather than outside the file.
         guard typeStart + Int(row.typeLength) <= bytes.count else {
             let none = UnsafeRawBufferPointer(rebasing: bytes[bytes.count...])
             return (none, none, none)
@@ -246,14 +381,17 @@ final class IndexCheckpoint {
     }
 
     /// The records named `name` in `zone`, by type.
-    func records(named name: String, inZone zone: String) -> [(recordType: String, slot: StoreIndex.Slot)] {
+    ///
+    /// - Throws: ``Damaged`` when a block it reads does not match its checksum.
+    func records(named name: String, inZone zone: String) throws -> [(recordType: String, slot: StoreIndex.Slot)] {
         let hash = Self.hash(zone: zone, name: name)
         // The first fence not below `hash`: the first row not below it is in the block before.
         var fence = 0
-        var lastFence = fenceCount
+        var lastFence = layout.blockCount.rows
         while fence < lastFence {
             let middle = fence + (lastFence - fence) / 2
-            let fenceHash = storage.bytes.loadUnaligned(fromByteOffset: fencesStart + middle * 8, as: UInt64.self)
+            let fenceHash = storage.bytes.loadUnaligned(
+                fromByteOffset: layout.fencesStart + middle * 8, as: UInt64.self)
             if UInt64(littleEndian: fenceHash) < hash { fence = middle + 1 } else { lastFence = middle }
         }
         // The first row whose hash is not below `hash`, in that block.
@@ -261,13 +399,13 @@ final class IndexCheckpoint {
         var high = min(recordCount, fence * Self.fenceStride)
         while low < high {
             let middle = low + (high - low) / 2
-            if row(middle).hash < hash { low = middle + 1 } else { high = middle }
+            if try row(middle).hash < hash { low = middle + 1 } else { high = middle }
         }
         var found: [(recordType: String, slot: StoreIndex.Slot)] = []
         while low < recordCount {
-            let row = self.row(low)
+            let row = try self.row(low)
             guard row.hash == hash else { break }
-            let names = self.names(of: row)
+            let names = try self.names(of: row)
             if zone.utf8.elementsEqual(names.zone), name.utf8.elementsEqual(names.name) {
                 found.append((String(decoding: names.type, as: UTF8.self), slot(of: row)))
             }
@@ -276,11 +414,13 @@ final class IndexCheckpoint {
         return found
     }
 
-    /// Calls `body` with every record, in the rows' order.
-    func forEachRecord(_ body: (RecordKey, StoreIndex.Slot) throws -> Void) rethrows {
+    /// Calls `body` with every record, in the rows' order, once every block is checked: damage
+    /// throws ``Damaged`` before the first call, never halfway.
+    func forEachRecord(_ body: (RecordKey, StoreIndex.Slot) throws -> Void) throws {
+        try checkAllBlocks()
         for index in 0..<recordCount {
-            let row = self.row(index)
-            let names = self.names(of: row)
+            let row = uncheckedRow(index)
+            let names = uncheckedNames(of: row)
             let key = RecordKey(
                 zone: String(decoding: names.zone, as: UTF8.self),
                 recordType: String(decoding: names.type, as: UTF8.self),
@@ -324,9 +464,11 @@ final class IndexCheckpoint {
 
     /// The checkpoint of `index` when the journal of `salt` ends at `coveredEnd`, built in
     /// memory; `nil` when a name is too long for a row (64 KB) or the names too many (4 GB).
-    static func make(of index: StoreIndex, salt: UInt64, lastFrame: JournalFrame) -> IndexCheckpoint? {
+    ///
+    /// - Throws: What reading the index throws: see ``StoreIndex/records(where:)``.
+    static func make(of index: StoreIndex, salt: UInt64, lastFrame: JournalFrame) throws -> IndexCheckpoint? {
         let coveredEnd = lastFrame.end
-        var records = index.records(where: { _, _ in true })
+        var records = try index.records(where: { _, _ in true })
         var namesLength = 0
         for (key, _) in records {
             let lengths = [key.zone.utf8.count, key.recordName.utf8.count, key.recordType.utf8.count]
@@ -358,7 +500,9 @@ final class IndexCheckpoint {
         }
         let fencesStart = headerSize + tokenWriter.count
         let fenceCount = (records.count + fenceStride - 1) / fenceStride
-        let rowsStart = fencesStart + 8 * fenceCount
+        let namesBlocks = (namesLength + namesBlockSize - 1) / namesBlockSize
+        // The blocks' checksums, between the fences and the rows, are written by `seal`.
+        let rowsStart = fencesStart + 8 * (2 * fenceCount + namesBlocks)
         let namesStart = rowsStart + rowSize * records.count
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: namesStart + namesLength, alignment: 16)
         magic.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: storage[0..<8]).copyMemory(from: $0) }
@@ -401,12 +545,7 @@ final class IndexCheckpoint {
             storage[base + 31] = 0
         }
         records.removeAll()
-        let checksum = StripeChecksum(of: UnsafeRawBufferPointer(rebasing: storage[40...]))
-        var checksumWriter = ByteWriter(capacity: StripeChecksum.byteCount)
-        checksum.write(to: &checksumWriter)
-        checksumWriter.bytes.withUnsafeBytes {
-            UnsafeMutableRawBufferPointer(rebasing: storage[8..<40]).copyMemory(from: $0)
-        }
+        seal(storage)
         return try? IndexCheckpoint(storage: Storage(allocated: storage))
     }
 
@@ -426,8 +565,8 @@ final class IndexCheckpoint {
         try directory.synchronize()
     }
 
-    /// The checkpoint in `directory`, checked whole: `nil` when there is none; an ``Unusable``
-    /// error when it is damaged.
+    /// The checkpoint in `directory`, its header checked: `nil` when there is none; an
+    /// ``Unusable`` error when it is damaged there.
     static func read(in directory: any StoreDirectory) throws -> IndexCheckpoint? {
         try directory.removeFile(named: writingFileName)
         guard let file = try directory.openFile(named: fileName) else { return nil }

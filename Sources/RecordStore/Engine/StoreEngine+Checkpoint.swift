@@ -3,7 +3,8 @@ import Foundation
 /// When the engine writes an index checkpoint, and what the last one covers.
 ///
 /// A checkpoint (``IndexCheckpoint``) is written:
-/// - when the store closes, if the journal changed since the last one;
+/// - when the store closes, if the journal changed since the last one, or if a look-up found the
+///   one it opened from damaged;
 /// - after a compaction, which makes the last one stale (the journal has a new salt);
 /// - after a commit that leaves the journal ``interval`` bytes past the last one (64 MB), so that a
 ///   process that never closes its store (killed, or crashed) replays at most that much.
@@ -71,7 +72,11 @@ extension StoreEngine {
             return .failure(IndexCheckpoint.Unusable(description: "it is of an older journal, rewritten since"))
         }
         let last = found.lastFrame
-        let frame = try? journal.frame(at: last.start)
+        // The frame's header, not its payload: a frame written over it since has another
+        // checksum there, and reading the payload (a commit's, up to megabytes) would cost
+        // opening as much as the rest. Damage to the payload is found where a record is read,
+        // as for every other frame the checkpoint covers.
+        let frame = try? journal.frame(at: last.start, checkingPayload: false)
         guard let frame, frame.payloadCount == last.payloadCount, frame.checksum == last.checksum,
             last.end == found.coveredEnd
         else {
@@ -88,7 +93,8 @@ extension StoreEngine {
     func writeCheckpoint() throws {
         // A checkpoint covers durable frames alone: after a crash, the journal holds them.
         try journal.flushAll()
-        guard let checkpoint = IndexCheckpoint.make(of: index, salt: journal.salt, lastFrame: try lastFrame()) else {
+        guard let checkpoint = try IndexCheckpoint.make(of: index, salt: journal.salt, lastFrame: try lastFrame())
+        else {
             throw IndexCheckpoint.Unusable(description: "a record's key is too long for a checkpoint")
         }
         try checkpoint.write(in: directory)
@@ -140,9 +146,12 @@ extension StoreEngine {
         }
     }
 
-    /// Before closing: a checkpoint of what changed since the last one.
+    /// Before closing: a checkpoint of what changed since the last one, or in place of one found
+    /// damaged after opening.
     func checkpointOnClose() {
-        let changed = checkpoints.salt != journal.salt || checkpoints.end != journal.end || !checkpoints.isWritten
+        let damaged = index.checkpoint?.damage != nil
+        let changed =
+            checkpoints.salt != journal.salt || checkpoints.end != journal.end || !checkpoints.isWritten || damaged
         guard changed, journal.end >= checkpoints.threshold else { return }
         attemptCheckpoint()
     }

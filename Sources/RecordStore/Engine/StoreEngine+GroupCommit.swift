@@ -15,9 +15,10 @@ import Foundation
 /// index, newest first, and cuts their frames off the journal.
 extension StoreEngine {
     /// What one commit changed in the index: each record's and each token's value before it.
+    /// A record's place was looked up before the commit: putting it back needs no look-up.
     struct Undo {
         var ticket: Int
-        var records: [(key: RecordKey, slot: StoreIndex.Slot?)] = []
+        var records: [(place: StoreIndex.Place, slot: StoreIndex.Slot?)] = []
         var tokens: [(zone: String, entry: IndexCheckpoint.Token?)] = []
     }
 

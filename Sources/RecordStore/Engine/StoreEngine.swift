@@ -62,7 +62,13 @@ final class StoreEngine {
             // opened, so that a wrong cipher is reported as that, and not as damage.
             try StoreHeader.verify(journal.header, cipher: cipher, path: journalPath)
             let checkpoint = Self.openCheckpoint(in: directory, for: journal)
-            if case .success(let found) = checkpoint { index = StoreIndex(checkpoint: found) }
+            if case .success(let found) = checkpoint {
+                let end = found.coveredEnd
+                let records = CheckpointRecords(found) {
+                    try Self.replayIndex(of: journal, upTo: end, cipher: cipher, path: journalPath)
+                }
+                index = StoreIndex(checkpoint: found, records: records)
+            }
             // With a checkpoint, the index is not filled entry by entry: nothing to reserve.
             var reserved = index.checkpoint != nil
             var seen = (entries: 0, bytes: 0)
@@ -78,15 +84,7 @@ final class StoreEngine {
                         index.reserveCapacity(min(expected, 1 << 22))
                     }
                 }
-                // A frame is applied whole or not at all: every entry is read before any is applied.
-                let summaries = try entries.map { entry in
-                    try Self.withPlainBytes(entry.bytes, at: entry.location.offset, in: journalPath, cipher: cipher) {
-                        try JournalEntry.summary(of: $0)
-                    }
-                }
-                for (summary, entry) in zip(summaries, entries) {
-                    index.apply(summary, at: entry.location)
-                }
+                try Self.apply(entries, to: &index, path: journalPath, cipher: cipher)
             }
             opening = Opening(
                 checkpoint: checkpoint, replayedBytes: journal.end - journal.firstFrameRead)
@@ -113,6 +111,38 @@ final class StoreEngine {
         }
     }
 
+    /// Applies the entries of one frame to `index`: whole or not at all, since every entry is
+    /// read before any is applied.
+    private static func apply(
+        _ entries: [Journal.OpenedEntry], to index: inout StoreIndex, path: String, cipher: (any RecordStoreCipher)?
+    ) throws {
+        let summaries = try entries.map { entry in
+            try withPlainBytes(entry.bytes, at: entry.location.offset, in: path, cipher: cipher) {
+                try JournalEntry.summary(of: $0)
+            }
+        }
+        for (summary, entry) in zip(summaries, entries) {
+            try index.apply(summary, at: entry.location)
+        }
+    }
+
+    /// The index of the journal's frames up to `end`, where a checkpoint ends: the records that
+    /// checkpoint holds, read again when it is found damaged after opening. Every error is the
+    /// store's: a frame that read when the store opened and does not now is damage.
+    private static func replayIndex(
+        of journal: Journal, upTo end: Int, cipher: (any RecordStoreCipher)?, path: String
+    ) throws -> StoreIndex {
+        var index = StoreIndex()
+        do {
+            try journal.readFrames(upTo: end) { try apply($0, to: &index, path: path, cipher: cipher) }
+        } catch let error as RecordStoreError {
+            throw error
+        } catch {
+            throw RecordStoreError.corruptJournal(path: path, offset: 0, reason: "replaying it failed: \(error)")
+        }
+        return index
+    }
+
     /// Calls `body` with the bytes of the entry at `offset` of the journal at `path` as written
     /// before sealing.
     ///
@@ -137,13 +167,13 @@ final class StoreEngine {
 
     /// The entry of the record of `key`.
     func entry(for key: RecordKey) throws -> RecordEntry? {
-        guard let slot = index[key] else { return nil }
+        guard let slot = try index[key] else { return nil }
         return try entry(at: slot.location, status: slot.status)
     }
 
     /// The local version of the record of `key`, unless it is deleted locally.
     func visibleRecord(for key: RecordKey) throws -> EncodedRecord? {
-        guard let slot = index[key], slot.state.isVisible else { return nil }
+        guard let slot = try index[key], slot.state.isVisible else { return nil }
         return try read(slot.location) { try JournalEntry.localRecord(in: $0) }
     }
 
@@ -178,8 +208,8 @@ final class StoreEngine {
         for keys: [RecordKey], _ read: (UnsafeRawBufferPointer) throws -> Read
     ) throws -> [Read?] {
         var records = [Read?](repeating: nil, count: keys.count)
-        let found = keys.indices.compactMap { place in
-            index[keys[place]].flatMap { $0.state.isVisible ? (place, $0.location) : nil }
+        let found = try keys.indices.compactMap { place in
+            try index[keys[place]].flatMap { $0.state.isVisible ? (place, $0.location) : nil }
         }.sorted { $0.1.offset < $1.1.offset }
         var start = 0
         while start < found.count {
@@ -259,13 +289,16 @@ final class StoreEngine {
         frame.reset()
         // A huge batch's memory is not kept for the small commits after it.
         defer { if frame.capacity > 8 << 20 { frame = FrameBuilder() } }
+        // Every record is looked up before the frame is written: a look-up is what can fail
+        // (see `StoreIndex`), and after the write the index changes without one.
+        let places = try commit.records.map { try index.place(for: $0.key) }
         // Where each record's entry is in the frame; nil for a removal of a record never written.
         var placed: [EntryLocation?] = []
         placed.reserveCapacity(commit.records.count)
-        for (key, entry) in commit.records {
+        for ((key, entry), place) in zip(commit.records, places) {
             if let entry {
                 placed.append(try add { JournalEntry.write(entry, to: &$0) })
-            } else if index[key] != nil {
+            } else if index.slot(at: place) != nil {
                 placed.append(try add { JournalEntry.writeRemoval(of: key, to: &$0) })
             } else {
                 placed.append(nil)
@@ -277,14 +310,15 @@ final class StoreEngine {
         guard frame.entryCount > 0 else { return nil }
         let (start, ticket) = try journal.write(&frame)
         var undo = Undo(ticket: ticket)
-        for ((key, entry), relative) in zip(commit.records, placed) {
-            guard let relative else { continue }
-            undo.records.append((key, index[key]))
+        for (number, (_, entry)) in commit.records.enumerated() {
+            guard let relative = placed[number] else { continue }
+            let place = places[number]
+            undo.records.append((place, index.slot(at: place)))
             if let entry {
                 let location = EntryLocation(offset: start + relative.offset, count: relative.count)
-                index[key] = StoreIndex.Slot(location: location, state: entry.state)
+                index.set(StoreIndex.Slot(location: location, state: entry.state), at: place)
             } else {
-                index[key] = nil
+                index.set(nil, at: place)
             }
         }
         for ((zone, token, owner), relative) in zip(commit.syncTokens, tokensPlaced) {
@@ -314,8 +348,8 @@ final class StoreEngine {
                 entry?.token, owner: entry?.owner, forZone: zone,
                 at: entry?.location ?? EntryLocation(offset: 0, count: 0))
         }
-        for (key, slot) in undo.records.reversed() {
-            index[key] = slot
+        for (place, slot) in undo.records.reversed() {
+            index.set(slot, at: place)
         }
     }
 
@@ -328,8 +362,11 @@ final class StoreEngine {
     }
 
     /// Changes the status the index holds for `key`, without writing: a record marked sent.
-    func setStatus(_ status: SyncStatus, for key: RecordKey) {
-        index[key]?.status = status
+    func setStatus(_ status: SyncStatus, for key: RecordKey) throws {
+        let place = try index.place(for: key)
+        guard var slot = index.slot(at: place) else { return }
+        slot.status = status
+        index.set(slot, at: place)
     }
 
     /// Whether most of the journal is dead: entries replaced or removed since.
@@ -340,7 +377,7 @@ final class StoreEngine {
     /// Rewrites the journal with only its live entries. A failure leaves the journal as it was,
     /// and is kept in ``compactionFailure`` until a compaction succeeds.
     func compact() throws {
-        let live = index.liveEntries()
+        let live = try index.liveEntries()
         let moved: [EntryLocation]
         do {
             moved = try journal.rewrite(keeping: live.map(\.location))
@@ -348,10 +385,8 @@ final class StoreEngine {
             compactionFailure = error
             throw error
         }
-        for (entry, location) in zip(live, moved) {
-            index.move(entry.owner, to: location)
-        }
-        index.forgetCheckpoint()
+        // Every live entry moved: the index holds them all, and no checkpoint under them.
+        index = StoreIndex(moving: live, to: moved)
         // Everything copied is durable: no commit is left to undo.
         unflushed.removeAll()
         compactionFailure = nil

@@ -10,9 +10,14 @@
 /// cheaply as with one.
 ///
 /// Opened from a checkpoint, the index is that checkpoint (read as it is, never loaded into
-/// dictionaries) with the changes since kept here over it: a name changed since is copied here
-/// whole, all its types, and a name removed since stays here as ``Types/vacant``, hiding the
-/// checkpoint's records of it.
+/// dictionaries; see ``CheckpointRecords``) with the changes since kept here over it: a name
+/// changed since is copied here whole, all its types, and a name removed since stays here as
+/// ``Types/vacant``, hiding the checkpoint's records of it.
+///
+/// A look-up that reads the checkpoint can throw: the checkpoint is checked a block at a time
+/// as it is read, and when a block is damaged, its records are replayed from the journal, which
+/// can fail. A change therefore looks its record up first (``place(for:)``), before anything is
+/// written, and is then made without a look-up that could fail (``set(_:at:)``).
 struct StoreIndex {
     /// What the index keeps of a record.
     struct Slot: Hashable {
@@ -25,31 +30,34 @@ struct StoreIndex {
         }
     }
 
-    /// What owns an entry of the journal that is still live.
-    enum Owner: Hashable {
-        case record(RecordKey)
-        case syncToken(zone: String)
-    }
-
     /// The records of one name in one zone: nearly always one type.
-    private enum Types {
+    fileprivate enum Types {
         /// None: while a slot is being replaced, or a name the checkpoint has that is removed.
         case vacant
         case one(recordType: String, Slot)
         case many([String: Slot])
     }
 
+    /// A record's key and what the checkpoint holds under its name, looked up ahead of a
+    /// change: with it, ``set(_:at:)`` changes the record without reading the checkpoint.
+    struct Place {
+        let key: RecordKey
+        fileprivate let nameKey: NameInZone
+        /// The checkpoint's records of the name, which a name not changed since inherits.
+        fileprivate let inherited: Types?
+    }
+
     private var byName: [NameInZone: Types] = [:]
     private var tokens: [String: (token: String, owner: String?, location: EntryLocation)] = [:]
-    /// The checkpoint the index was opened from, under ``byName``.
-    private(set) var checkpoint: IndexCheckpoint?
+    /// The checkpoint's records, under ``byName``.
+    private(set) var checkpoint: CheckpointRecords?
 
     /// An empty index.
     init() {}
 
-    /// The index that `checkpoint` holds.
-    init(checkpoint: IndexCheckpoint) {
-        self.checkpoint = checkpoint
+    /// The index that `checkpoint` holds: its records read through `records`.
+    init(checkpoint: IndexCheckpoint, records: CheckpointRecords) {
+        self.checkpoint = records
         count = checkpoint.recordCount
         liveBytes = checkpoint.liveBytes
         for token in checkpoint.tokens {
@@ -58,8 +66,8 @@ struct StoreIndex {
     }
 
     /// The types of `nameKey` in the checkpoint, if it has any.
-    private func checkpointTypes(of nameKey: NameInZone) -> Types? {
-        guard let found = checkpoint?.records(named: nameKey.name, inZone: nameKey.zone), let first = found.first
+    private func checkpointTypes(of nameKey: NameInZone) throws -> Types? {
+        guard let found = try checkpoint?.records(named: nameKey.name, inZone: nameKey.zone), let first = found.first
         else { return nil }
         guard found.count > 1 else { return .one(recordType: first.recordType, first.slot) }
         return .many(Dictionary(found, uniquingKeysWith: { _, last in last }))
@@ -73,27 +81,50 @@ struct StoreIndex {
 
     /// The record of `key`.
     subscript(key: RecordKey) -> Slot? {
-        get {
-            switch byName[key.nameInZone] ?? checkpointTypes(of: key.nameInZone) {
-            case .one(let recordType, let slot): recordType == key.recordType ? slot : nil
-            case .many(let slots): slots[key.recordType]
-            case .vacant, nil: nil
-            }
+        get throws {
+            Self.slot(of: key.recordType, in: try byName[key.nameInZone] ?? checkpointTypes(of: key.nameInZone))
         }
-        set {
-            let nameKey = key.nameInZone
-            // A name the checkpoint has is copied here before it changes.
-            if checkpoint != nil, byName[nameKey] == nil, let inherited = checkpointTypes(of: nameKey) {
-                byName[nameKey] = inherited
-            }
-            // One look-up of the name: the entry is found, or made, and changed in place.
-            let old = Self.replace(key.recordType, with: newValue, in: &byName[nameKey, default: .vacant])
-            if newValue == nil, case .vacant = byName[nameKey], checkpointTypes(of: nameKey) == nil {
-                byName[nameKey] = nil
-            }
-            if let old { account(removing: old) }
-            if let newValue { account(adding: newValue) }
+    }
+
+    private static func slot(of recordType: String, in types: Types?) -> Slot? {
+        switch types {
+        case .one(let onlyType, let slot): onlyType == recordType ? slot : nil
+        case .many(let slots): slots[recordType]
+        case .vacant, nil: nil
         }
+    }
+
+    /// Where the record of `key` is kept, for a change to it: this is the look-up that can fail.
+    func place(for key: RecordKey) throws -> Place {
+        let nameKey = key.nameInZone
+        return Place(key: key, nameKey: nameKey, inherited: try checkpointTypes(of: nameKey))
+    }
+
+    /// The record at `place`, as the index holds it now.
+    func slot(at place: Place) -> Slot? {
+        Self.slot(of: place.key.recordType, in: byName[place.nameKey] ?? place.inherited)
+    }
+
+    /// Changes the record at `place` to `newValue`; `nil` removes it.
+    mutating func set(_ newValue: Slot?, at place: Place) {
+        let nameKey = place.nameKey
+        // A name the checkpoint has is copied here before it changes.
+        if byName[nameKey] == nil, let inherited = place.inherited {
+            byName[nameKey] = inherited
+        }
+        // One look-up of the name: the entry is found, or made, and changed in place.
+        let old = Self.replace(place.key.recordType, with: newValue, in: &byName[nameKey, default: .vacant])
+        // A name left without records is forgotten, unless it hides the checkpoint's.
+        if newValue == nil, case .vacant = byName[nameKey], place.inherited == nil {
+            byName[nameKey] = nil
+        }
+        if let old { account(removing: old) }
+        if let newValue { account(adding: newValue) }
+    }
+
+    /// Changes the record of `key` to `newValue`, looking it up first.
+    mutating func set(_ newValue: Slot?, for key: RecordKey) throws {
+        set(newValue, at: try place(for: key))
     }
 
     /// Replaces the slot of `recordType` among `types` with `slot`, and returns the old one.
@@ -141,9 +172,9 @@ struct StoreIndex {
     }
 
     /// The records named `name` in `zone`, of any type.
-    func records(named name: String, inZone zone: String) -> [(key: RecordKey, slot: Slot)] {
+    func records(named name: String, inZone zone: String) throws -> [(key: RecordKey, slot: Slot)] {
         let nameKey = NameInZone(zone: zone, name: name)
-        return switch byName[nameKey] ?? checkpointTypes(of: nameKey) {
+        return switch try byName[nameKey] ?? checkpointTypes(of: nameKey) {
         case .one(let recordType, let slot):
             [(RecordKey(zone: zone, recordType: recordType, recordName: name), slot)]
         case .many(let slots):
@@ -154,7 +185,7 @@ struct StoreIndex {
     }
 
     /// Every record whose key and slot pass `include`, in no particular order.
-    func records(where include: (RecordKey, Slot) -> Bool) -> [(key: RecordKey, slot: Slot)] {
+    func records(where include: (RecordKey, Slot) -> Bool) throws -> [(key: RecordKey, slot: Slot)] {
         var found: [(key: RecordKey, slot: Slot)] = []
         for (nameKey, types) in byName {
             switch types {
@@ -170,7 +201,7 @@ struct StoreIndex {
                 break
             }
         }
-        checkpoint?.forEachRecord { key, slot in
+        try checkpoint?.forEachRecord { key, slot in
             if byName[key.nameInZone] == nil, include(key, slot) { found.append((key, slot)) }
         }
         return found
@@ -211,46 +242,54 @@ struct StoreIndex {
     }
 
     /// Applies an entry the journal holds at `location`.
-    mutating func apply(_ summary: JournalEntry.Summary, at location: EntryLocation) {
+    mutating func apply(_ summary: JournalEntry.Summary, at location: EntryLocation) throws {
         switch summary {
         case .record(let key, let state):
-            self[key] = Slot(location: location, state: state)
+            try set(Slot(location: location, state: state), for: key)
         case .removal(let key):
-            self[key] = nil
+            try set(nil, for: key)
         case .syncToken(let zone, let token, let owner):
             setSyncToken(token, owner: owner, forZone: zone, at: location)
         }
     }
 
     /// Every live entry, and what owns it: what compaction copies.
-    func liveEntries() -> [(owner: Owner, location: EntryLocation)] {
-        var entries = records(where: { _, _ in true }).map { (Owner.record($0.key), $0.slot.location) }
+    func liveEntries() throws -> [LiveEntry] {
+        var entries = try records(where: { _, _ in true }).map { LiveEntry.record($0.key, $0.slot) }
         for (zone, token) in tokens {
-            entries.append((.syncToken(zone: zone), token.location))
+            entries.append(
+                .syncToken(
+                    IndexCheckpoint.Token(
+                        zone: zone, token: token.token, owner: token.owner, location: token.location)))
         }
         return entries
     }
 
-    /// Forgets the checkpoint, once every record it holds is here: after compaction has moved
-    /// every live entry, the checkpoint holds nothing that is not here, or that is not removed.
-    mutating func forgetCheckpoint() {
-        guard checkpoint != nil else { return }
-        checkpoint = nil
-        byName = byName.filter {
-            if case .vacant = $0.value { false } else { true }
+    /// A live entry of the journal, and what owns it.
+    enum LiveEntry {
+        case record(RecordKey, Slot)
+        case syncToken(IndexCheckpoint.Token)
+
+        var location: EntryLocation {
+            switch self {
+            case .record(_, let slot): slot.location
+            case .syncToken(let token): token.location
+            }
         }
     }
 
-    /// Moves an entry that compaction copied.
-    mutating func move(_ owner: Owner, to location: EntryLocation) {
-        switch owner {
-        case .record(let key):
-            if var slot = self[key] {
+    /// The index of `entries` once compaction has copied each to the location of the same
+    /// place in `locations`: every live entry is in it, and no checkpoint under it.
+    init(moving entries: [LiveEntry], to locations: [EntryLocation]) {
+        byName.reserveCapacity(entries.count)
+        for (entry, location) in zip(entries, locations) {
+            switch entry {
+            case .record(let key, var slot):
                 slot.location = location
-                self[key] = slot
+                set(slot, at: Place(key: key, nameKey: key.nameInZone, inherited: nil))
+            case .syncToken(let token):
+                setSyncToken(token.token, owner: token.owner, forZone: token.zone, at: location)
             }
-        case .syncToken(let zone):
-            if let token = tokens[zone] { setSyncToken(token.token, owner: token.owner, forZone: zone, at: location) }
         }
     }
 

@@ -47,15 +47,6 @@ final class MappedFile {
     deinit {
         if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
     }
-
-    /// Lets the system take back the pages read so far: they are read again from the file (from
-    /// its cache, mostly) when next used. What a checked checkpoint does, so that the memory the
-    /// open store keeps is what it uses.
-    func releaseResidentPages() {
-        if let base = bytes.baseAddress {
-            _ = madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_DONTNEED)
-        }
-    }
 }
 
 extension StoreFile {

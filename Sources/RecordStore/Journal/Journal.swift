@@ -131,6 +131,20 @@ final class Journal {
         return report
     }
 
+    /// Reads the frames from the first after the header up to `end`, the end of a committed
+    /// one, handing each one's entries to `frame`: what replays the records of an index
+    /// checkpoint found damaged after opening. Damage, or frames that do not end at `end`,
+    /// throw ``RecordStoreError/corruptJournal(path:offset:reason:)``.
+    func readFrames(upTo end: Int, frame: ([OpenedEntry]) throws -> Void) throws {
+        let path = directory.path + "/" + Self.fileName
+        var scan = try JournalScan(file: file, path: path)
+        let report = try scan.readFrames(recover: false, upTo: end, frame: frame)
+        guard scan.end == end, report.cutTail == nil else {
+            throw RecordStoreError.corruptJournal(
+                path: path, offset: scan.end, reason: "the frames do not reach the end a checkpoint covers, \(end)")
+        }
+    }
+
     /// Starts ``readFrames(recover:frame:)`` at `offset`, the end of a frame that an index
     /// checkpoint covers, instead of after the header. Returns whether the journal reaches it:
     /// when it does not, nothing changes.
@@ -139,8 +153,9 @@ final class Journal {
     }
 
     /// The header of the frame at `start`: its payload's length and checksum, when a whole
-    /// frame is there, its checksum matching its bytes; `nil` when not.
-    func frame(at start: Int) throws -> (payloadCount: Int, checksum: UInt32)? {
+    /// frame is there, its checksum matching its bytes (unless `checkingPayload` is false: then
+    /// the payload is not read, only its length checked against the file's); `nil` when not.
+    func frame(at start: Int, checkingPayload: Bool = true) throws -> (payloadCount: Int, checksum: UInt32)? {
         let size = try file.size()
         guard start >= Frame.fileHeaderSize, start <= size - Frame.headerSize else { return nil }
         let header = try file.read(count: Frame.headerSize, at: start)
@@ -152,6 +167,7 @@ final class Journal {
             )
         }
         guard count <= size - start - Frame.headerSize else { return nil }
+        guard checkingPayload else { return (count, checksum) }
         let payload = try file.read(count: count, at: start + Frame.headerSize)
         guard payload.withUnsafeBytes({ Frame.checksum(salt: salt, payload: $0) }) == checksum else { return nil }
         return (count, checksum)

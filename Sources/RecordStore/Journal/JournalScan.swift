@@ -73,14 +73,14 @@ struct JournalScan {
         return true
     }
 
-    /// Reads every frame after the header (or after ``skip(to:)``'s offset), handing each one's
-    /// entries to `frame`.
+    /// Reads every frame after the header (or after ``skip(to:)``'s offset), up to `limit` or
+    /// else the end of the file, handing each one's entries to `frame`.
     mutating func readFrames(
-        recover: Bool, frame: ([Journal.OpenedEntry]) throws -> Void
+        recover: Bool, upTo limit: Int = .max, frame: ([Journal.OpenedEntry]) throws -> Void
     ) throws -> Journal.OpenReport {
         var report = Journal.OpenReport()
         var offset = end
-        while offset < window.fileSize {
+        while offset < min(window.fileSize, limit) {
             var damage: String
             switch try Self.check(at: offset, in: &window, salt: salt) {
             case .valid(let payloadCount):
@@ -137,13 +137,22 @@ struct JournalScan {
         var position = offset
         while position < window.fileSize {
             let span = min(FileWindow.readSize, window.fileSize - position)
-            let zero = try window.withBytes(at: position, count: span) { bytes in
-                bytes.allSatisfy { $0 == 0 }
-            }
+            let zero = try window.withBytes(at: position, count: span, Self.isZero)
             guard zero == true else { return false }
             position += span
         }
         return true
+    }
+
+    /// Whether every byte of `bytes` is zero, read a word at a time: opening reads up to the
+    /// 8 MB of zeros the journal keeps ahead of its frames.
+    private static func isZero(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var ored: UInt64 = 0
+        let words = bytes.count / 8
+        for word in 0..<words {
+            ored |= bytes.loadUnaligned(fromByteOffset: word * 8, as: UInt64.self)
+        }
+        return ored == 0 && bytes[(words * 8)...].allSatisfy { $0 == 0 }
     }
 
     /// The offset of the first whole frame after `offset`, if there is one.

@@ -146,7 +146,7 @@ public struct KeyValueStore: Sendable {
     /// Removes every value whose key starts with `prefix`, in one commit.
     public func removeValues(withPrefix prefix: String) throws {
         try store.withBatch { batch in
-            for key in batch.keys(where: { isValue($0) && $0.recordName.hasPrefix(prefix) && $1.isVisible }) {
+            for key in try batch.keys(where: { isValue($0) && $0.recordName.hasPrefix(prefix) && $1.isVisible }) {
                 try batch.deleteRecord(for: key)
             }
         }
@@ -160,7 +160,7 @@ public struct KeyValueStore: Sendable {
     /// The keys that have values, sorted.
     public func keys() throws -> [String] {
         try store.reading { batch in
-            batch.keys(where: { isValue($0) && $1.isVisible }).map(\.recordName)
+            try batch.keys(where: { isValue($0) && $1.isVisible }).map(\.recordName)
         }
     }
 

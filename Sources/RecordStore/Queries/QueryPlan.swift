@@ -69,7 +69,7 @@ struct QueryPlan {
                 return true
             }
         } else {
-            candidates = engine.index.records { key, slot in key.recordType == recordType && slot.state.isVisible }
+            candidates = try engine.index.records { key, slot in key.recordType == recordType && slot.state.isVisible }
                 .map(\.key)
         }
         var found = try candidates.filter(passes)

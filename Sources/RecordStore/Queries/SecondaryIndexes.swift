@@ -52,7 +52,7 @@ final class SecondaryIndexes {
         // Stale records are read below anyway: the new fields read them as they are now.
         var built = Dictionary(uniqueKeysWithValues: fields.map { ($0, FieldIndex()) })
         // In the journal's order, so that neighbouring entries come in one read.
-        let keys = engine.index.records { key, slot in key.recordType == recordType && slot.state.isVisible }
+        let keys = try engine.index.records { key, slot in key.recordType == recordType && slot.state.isVisible }
             .sorted { $0.slot.location.offset < $1.slot.location.offset }.map(\.key)
         try Self.forEachRecord(of: keys, fields: Array(fields), engine: engine) { key, values in
             guard let values else { return }

@@ -80,7 +80,7 @@ extension RecordStore.Batch {
     /// Deletes every model of `type`; see ``RecordStore/deleteAll(_:inZone:)``.
     public mutating func deleteAll<Model>(_ type: Model.Type, inZone zone: String? = nil) throws {
         let recordType = RecordEncoder.recordType(of: type)
-        let keys = keys(where: { key, _ in key.recordType == recordType && (zone == nil || key.zone == zone) })
+        let keys = try keys(where: { key, _ in key.recordType == recordType && (zone == nil || key.zone == zone) })
         try atomically { batch in
             for key in keys { try batch.deleteRecord(for: key) }
         }
@@ -173,7 +173,7 @@ extension RecordStore.Batch {
     func visibleRecords(
         named name: String, inZone zone: String, orDeleted: Bool = false, decoded: [RecordKey: Record] = [:]
     ) throws -> [Record] {
-        var types = Set(engine.index.records(named: name, inZone: zone).map(\.key.recordType))
+        var types = Set(try engine.index.records(named: name, inZone: zone).map(\.key.recordType))
         types.formUnion(stagedTypes(named: name, inZone: zone))
         return try types.sorted().compactMap { recordType in
             let key = RecordKey(zone: zone, recordType: recordType, recordName: name)

@@ -112,9 +112,9 @@ extension RecordStore {
 
         /// The records the batch sees whose keys `include` picks: committed ones, changed as
         /// staged, and the staged new ones.
-        func keys(where include: (RecordKey, RecordState) -> Bool) -> [RecordKey] {
+        func keys(where include: (RecordKey, RecordState) -> Bool) throws -> [RecordKey] {
             var keys = Set(
-                engine.index.records(where: { key, slot in positions[key] == nil && include(key, slot.state) }).map(
+                try engine.index.records(where: { key, slot in positions[key] == nil && include(key, slot.state) }).map(
                     \.key))
             for (key, entry) in changes.records {
                 if let entry, include(key, entry.state) { keys.insert(key) }
@@ -170,9 +170,9 @@ extension RecordStore {
         }
 
         /// Where the record of `key` stands, as the batch sees it, read from the index alone.
-        func state(for key: RecordKey) -> RecordState? {
+        func state(for key: RecordKey) throws -> RecordState? {
             if let position = positions[key] { return changes.records[position].entry?.state }
-            return engine.index[key]?.state
+            return try engine.index[key]?.state
         }
 
         /// Deletes the record of `key`; see ``RecordStore/deleteRecord(for:)``.

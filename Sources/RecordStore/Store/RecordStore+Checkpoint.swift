@@ -10,7 +10,10 @@ extension RecordStore {
     /// frames written after it, so that opening takes about the same time however many records
     /// the store holds. A checkpoint that is damaged (its checksum fails) or stale (the journal
     /// was compacted or cut back since) is never used: the index is rebuilt from the journal, as
-    /// if there were none, and ``checkpointProblem`` says why. See <doc:Durability>.
+    /// if there were none, and ``checkpointProblem`` says why. Opening checks the checkpoint's
+    /// header and tables; its rows are checked a block at a time as reads first use them, and a
+    /// damaged block found then has the records read from the journal instead, which this
+    /// report, made on opening, does not show. See <doc:Durability>.
     ///
     /// ```swift
     /// let store = try RecordStore(directory: url)

@@ -107,8 +107,8 @@ extension RecordStore {
 
     /// The keys a commit of `changes` writes to the journal: its records' new entries, and the
     /// removals of records the store has. Read before the commit, with the lock held.
-    static func keysWritten(by changes: StoreEngine.Commit, in engine: StoreEngine) -> [RecordKey] {
-        changes.records.compactMap { $0.entry != nil || engine.index[$0.key] != nil ? $0.key : nil }
+    static func keysWritten(by changes: StoreEngine.Commit, in engine: StoreEngine) throws -> [RecordKey] {
+        try changes.records.compactMap { try $0.entry != nil || engine.index[$0.key] != nil ? $0.key : nil }
     }
 
 }

@@ -80,7 +80,7 @@ extension RecordStore {
             var sent: [(key: RecordKey, version: SentVersion)] = []
             let requests = try commitBatch(on: engine) { batch in
                 var groups = ZoneGroups<OutgoingOperation>()
-                let owed = batch.keys { _, state in [.pending, .sent, .deletedLocally].contains(state.status) }
+                let owed = try batch.keys { _, state in [.pending, .sent, .deletedLocally].contains(state.status) }
                 // CloudKit names a record by zone and name: of records of two types that share
                 // both, one is sent at a time, the next once the first one's response is applied.
                 var named: Set<[String]> = []
@@ -125,7 +125,7 @@ extension RecordStore {
                 }
             }
             for (key, version) in sent {
-                engine.setStatus(.sent, for: key)
+                try engine.setStatus(.sent, for: key)
                 engine.sent[key] = version
             }
             return requests
@@ -171,7 +171,7 @@ extension RecordStore {
                 for operation in request.operations {
                     let name = operation.record.recordName
                     let deleting = operation.operationType.isDeleting
-                    for key in batch.keys(named: name, recordType: operation.record.recordType, inZone: zone) {
+                    for key in try batch.keys(named: name, recordType: operation.record.recordType, inZone: zone) {
                         guard let entry = try batch.entry(for: key) else {
                             // Gone already: a deletion's answer says what the store shows.
                             outcome.add(key, deleting ? .deleted : .stale)
@@ -288,7 +288,7 @@ extension RecordStore {
         for case .failure(let error) in results where error.serverErrorCode == .notFound {
             // A lookup of a record in conflict that the server no longer has: it deleted it.
             guard let name = error.recordName else { continue }
-            for key in batch.keys(named: name, recordType: "", inZone: zone ?? Self.defaultZone) {
+            for key in try batch.keys(named: name, recordType: "", inZone: zone ?? Self.defaultZone) {
                 guard let existing = try batch.entry(for: key) else { continue }
                 batch.apply(try ServerChanges.notFoundInLookup(existing: existing), to: key)
             }
@@ -299,7 +299,7 @@ extension RecordStore {
                 record = record.inZone(try Self.zoneID(of: record, in: zoneID, as: batch))
             }
             if record.metadata?.deleted == true {
-                for key in batch.keys(named: record.recordName, recordType: record.recordType, inZone: recordZone) {
+                for key in try batch.keys(named: record.recordName, recordType: record.recordType, inZone: recordZone) {
                     guard let existing = try batch.entry(for: key) else { continue }
                     batch.apply(try ServerChanges.deletedOnServer(record, existing: existing), to: key)
                 }
@@ -538,9 +538,9 @@ extension RecordStore {
 extension RecordStore.Batch {
     /// The keys of the records named `name` in `zone`: of `recordType`, or of any type when it
     /// is empty (the server leaves the type out of a deletion).
-    func keys(named name: String, recordType: String, inZone zone: String) -> [RecordKey] {
+    func keys(named name: String, recordType: String, inZone zone: String) throws -> [RecordKey] {
         guard recordType.isEmpty else { return [RecordKey(zone: zone, recordType: recordType, recordName: name)] }
-        let types = Set(engine.index.records(named: name, inZone: zone).map(\.key.recordType))
+        let types = Set(try engine.index.records(named: name, inZone: zone).map(\.key.recordType))
             .union(stagedTypes(named: name, inZone: zone))
         return types.sorted().map { RecordKey(zone: zone, recordType: $0, recordName: name) }
     }

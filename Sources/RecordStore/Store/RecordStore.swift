@@ -272,7 +272,7 @@ public final class RecordStore: @unchecked Sendable {
         }
         var batch = Batch(engine: engine, options: options)
         let result = try body(&batch)
-        let written = Self.keysWritten(by: batch.changes, in: engine)
+        let written = try Self.keysWritten(by: batch.changes, in: engine)
         try commit(batch.changes)
         // The engine's index shows the commit from here on, durable or not yet: the secondary
         // indexes must re-read its records at their next use (a failed flush undoes the commit,
@@ -379,7 +379,7 @@ public final class RecordStore: @unchecked Sendable {
 
     /// The keys of every record, deleted ones included, sorted.
     public func keys() throws -> [RecordKey] {
-        try withEngine { $0.index.records(where: { _, _ in true }).map(\.key) }.sorted()
+        try withEngine { try $0.index.records(where: { _, _ in true }).map(\.key) }.sorted()
     }
 
     /// How many records the store holds, deleted ones included.

@@ -70,7 +70,7 @@ extension RecordStore {
     func zonesToFollow() throws -> [String] {
         try withEngine { engine in
             var zones = Set(engine.index.zonesWithSyncTokens)
-            for (key, _) in engine.index.records(where: { _, _ in true }) { zones.insert(key.zone) }
+            for (key, _) in try engine.index.records(where: { _, _ in true }) { zones.insert(key.zone) }
             zones.remove(Self.defaultZone)
             return zones.sorted()
         }
@@ -81,7 +81,7 @@ extension RecordStore {
     /// The keys of the records the store owes the server: pending, sent, or deleted locally.
     func owedKeys() throws -> [RecordKey] {
         try withEngine { engine in
-            engine.index.records { _, slot in [.pending, .sent, .deletedLocally].contains(slot.status) }.map(\.key)
+            try engine.index.records { _, slot in [.pending, .sent, .deletedLocally].contains(slot.status) }.map(\.key)
         }.sorted()
     }
 }

@@ -58,6 +58,13 @@ final class FailingCipher: RecordStoreCipher, @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Makes every `open` from now on work again.
+    func recover() {
+        lock.lock()
+        opensLeft = .max
+        lock.unlock()
+    }
+
     func seal(_ plaintext: Data) throws -> Data {
         try ToyCipher(key: 3).seal(plaintext)
     }

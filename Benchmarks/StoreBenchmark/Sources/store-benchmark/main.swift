@@ -19,6 +19,7 @@ let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
 func selected(_ section: String) -> Bool {
     only == nil || only == section
 }
+runMemoryChildIfAsked()
 let rounds = quick ? 3 : 15
 let reopenCount = quick ? 10_000 : 100_000
 
@@ -430,30 +431,17 @@ if selected("observation") {
     }
 }
 
-// Reopening a store of many small records: its index checkpoint read and checked, the journal
+// Reopening a store of many small records: its index checkpoint's header checked, the journal
 // after it replayed; beside it, the same store opened with its checkpoint removed (the journal
 // read whole, as before checkpoints), and SQLite opening the same rows. Then the memory each
-// keeps for the open store: the growth of the process's own resident memory (its heap, not the
-// pages of the files it maps) from before opening to
-// after a thousand point reads.
+// keeps for the open store, each measured in a child process of its own (see MemoryChild.swift):
+// the growth of its heap (RssAnon) from before opening to once opened and to after a thousand
+// point reads, and of the file pages it maps (RssFile).
 func smallRecord(_ number: Int) -> (key: RecordKey, json: Data) {
     let name = "n\(number)"
     let json = Data(
         #"{"recordName":"\#(name)","recordType":"Note","fields":{"title":{"value":"Note \#(number)"}}}"#.utf8)
     return (RecordKey(recordType: "Note", recordName: name), json)
-}
-
-/// The process's own resident memory in bytes (`RssAnon` in /proc/self/status): its heap, not
-/// the pages of files it maps, which the system shares with its file cache and takes back at will;
-/// `nil` where there is no such file.
-func residentBytes() -> Int? {
-    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-    for line in text.split(separator: "\n") where line.hasPrefix("RssAnon:") {
-        let fields = line.split(separator: " ")
-        guard fields.count > 1, let kilobytes = Int(fields[1]) else { return nil }
-        return kilobytes * 1024
-    }
-    return nil
 }
 
 func megabytes(_ bytes: Int?) -> String {
@@ -487,11 +475,6 @@ for count in quick ? [10_000, 100_000] : [100_000, 1_000_000] where selected("re
             }
         }
         var checksum = 0
-        func readSome(_ store: RecordStore) throws {
-            for index in 0..<1_000 {
-                checksum &+= try store.recordJSON(for: smallRecord((index &* 7919) % count).key)?.count ?? 0
-            }
-        }
         let fromCheckpoint = try medianOpening(rounds: rounds) {
             let store = try RecordStore(directory: url)
             if !store.checkpointReport.usedCheckpoint { say("the store did not open from its checkpoint") }
@@ -511,30 +494,29 @@ for count in quick ? [10_000, 100_000] : [100_000, 1_000_000] where selected("re
         }
         row("  the same without its checkpoint", wholeJournal, nil, target: "")
 
-        let before = residentBytes()
-        let store = try RecordStore(directory: url)
-        let storeOpened = residentBytes().flatMap { after in before.map { after - $0 } }
-        try readSome(store)
-        let storeMemory = residentBytes().flatMap { after in before.map { after - $0 } }
-        store.close()
-        let sqliteBefore = residentBytes()
-        let sqlite = try SQLiteStore(path: sqlitePath)
-        for index in 0..<1_000 {
-            let key = smallRecord((index &* 7919) % count).key
-            checksum &+= try sqlite.json(zone: key.zone, type: key.recordType, name: key.recordName)?.count ?? 0
-        }
-        let sqliteMemory = residentBytes().flatMap { after in sqliteBefore.map { after - $0 } }
-        withExtendedLifetime(sqlite) {}
+        // Each store in a process of its own, opened with nothing else in it.
+        let storeMemory = measureMemoryInChild("store", path: url.path, count: count)
+        let sqliteMemory = measureMemoryInChild("sqlite", path: sqlitePath, count: count)
         let mapped = (try? FileManager.default.attributesOfItem(atPath: checkpoint.path)[.size] as? Int) ?? nil
         say(
             "  checkpoint file, mapped (file cache)".padding(toLength: 44, withPad: " ", startingAt: 0)
                 + " \(megabytes(mapped).leftPadded(12))")
+        let growths: [(String, (MemoryFigures) -> Int)] = [
+            ("  heap once opened (RssAnon)", { $0.opened.anonymous - $0.start.anonymous }),
+            ("  heap after 1,000 point reads", { $0.read.anonymous - $0.start.anonymous }),
+            ("  mapped pages after them (RssFile)", { $0.read.file - $0.start.file }),
+        ]
+        for (label, growth) in growths {
+            say(
+                label.padding(toLength: 44, withPad: " ", startingAt: 0)
+                    + " \(megabytes(storeMemory.map(growth)).leftPadded(12))"
+                    + "  \(megabytes(sqliteMemory.map(growth)).leftPadded(12))")
+        }
+        let reads = [storeMemory, sqliteMemory].map { $0.map { Double($0.readingNanoseconds) / 1_000 } }
         say(
-            "  memory once opened".padding(toLength: 44, withPad: " ", startingAt: 0)
-                + " \(megabytes(storeOpened).leftPadded(12))")
-        say(
-            "  memory after 1,000 point reads".padding(toLength: 44, withPad: " ", startingAt: 0)
-                + " \(megabytes(storeMemory).leftPadded(12))  \(megabytes(sqliteMemory).leftPadded(12))")
+            "  1,000 point reads, the first after opening".padding(toLength: 44, withPad: " ", startingAt: 0)
+                + " \((reads[0].map { String(format: "%.0f µs", $0) } ?? "n/a").leftPadded(12))"
+                + "  \((reads[1].map { String(format: "%.0f µs", $0) } ?? "n/a").leftPadded(12))")
         if checksum == 42 { say("") }
     }
 }
