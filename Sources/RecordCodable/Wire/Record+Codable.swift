@@ -390,6 +390,13 @@ enum WireRecord {
         changeTag: String?, created: RecordMetadata.Stamp? = nil, modified: RecordMetadata.Stamp? = nil,
         zoneID: RecordZoneID? = nil, deleted: Bool? = nil, share: RecordReference? = nil, shortGUID: String? = nil
     ) -> RecordMetadata? {
+        // A record the server has not seen has none of them: no metadata, without building an
+        // empty one to compare with.
+        if changeTag == nil, created == nil, modified == nil, zoneID == nil, deleted == nil, share == nil,
+            shortGUID == nil
+        {
+            return nil
+        }
         let metadata = RecordMetadata(
             changeTag: changeTag, created: created, modified: modified, zoneID: zoneID, deleted: deleted ?? false,
             share: share, shortGUID: shortGUID)

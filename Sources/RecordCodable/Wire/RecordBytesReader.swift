@@ -34,17 +34,20 @@ enum RecordBytesReader {
         document(data.span)
     }
 
-    /// The record that the JSON text `bytes` holds whole, or `nil` for the general way to read.
-    static func document(_ bytes: Bytes) -> Record? {
+    /// The record that the JSON text `bytes` holds whole, or `nil` for the general way to read;
+    /// its field names found in, and kept in, `table`.
+    static func document(_ bytes: Bytes, table: FieldNameTable = .shared) -> Record? {
         var index = 0
-        guard let record = record(bytes, &index), JSONTapeParser.skipWhitespace(bytes, from: index) == bytes.count
+        guard let record = record(bytes, &index, table: table),
+            JSONTapeParser.skipWhitespace(bytes, from: index) == bytes.count
         else { return nil }
         return record
     }
 
     /// The record object at `index`, read up to its closing brace; `nil` for the general way to
-    /// read the document.
-    static func record(_ bytes: Bytes, _ index: inout Int) -> Record? {
+    /// read the document. Its field names and type are found in `table`, and those made for it
+    /// are kept there once it has read.
+    static func record(_ bytes: Bytes, _ index: inout Int, table: FieldNameTable = .shared) -> Record? {
         var recordName: String?
         var recordType: String?
         var changeTag: String?
@@ -53,12 +56,13 @@ enum RecordBytesReader {
         var zoneID: RecordZoneID?
         var deleted: Bool?
         var fields: Fields?
+        var names = FieldNameLookup(table: table)
         let read = readMembers(bytes, &index) { bytes, key, index in
             switch WireRecord.Members.Key.named(bytes.extracting(key)) {
             case .recordName: fill(&recordName, with: string(bytes, &index))
-            case .recordType: fill(&recordType, with: string(bytes, &index))
+            case .recordType: fill(&recordType, with: plainName(bytes, &index, &names))
             case .recordChangeTag: fill(&changeTag, with: string(bytes, &index))
-            case .fields: fill(&fields, with: self.fields(bytes, &index))
+            case .fields: fill(&fields, with: self.fields(bytes, &index, &names))
             case .created: fill(&created, with: stamp(bytes, &index))
             case .modified: fill(&modified, with: stamp(bytes, &index))
             case .zoneID: fill(&zoneID, with: self.zoneID(bytes, &index))
@@ -67,6 +71,9 @@ enum RecordBytesReader {
             }
         }
         guard read, let recordName else { return nil }
+        // Only a record that reads gives its names to the table, so that text that is not a
+        // record's takes no place there.
+        names.finish()
         let metadata = WireRecord.metadata(
             changeTag: changeTag, created: created, modified: modified, zoneID: zoneID, deleted: deleted)
         var record = Record(
@@ -83,15 +90,15 @@ enum RecordBytesReader {
         var typeHints: [String: String] = [:]
     }
 
-    /// The fields object at `index`.
-    private static func fields(_ bytes: Bytes, _ index: inout Int) -> Fields? {
+    /// The fields object at `index`, its names found in `names`.
+    private static func fields(_ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup) -> Fields? {
         guard consume(UInt8(ascii: "{"), bytes, &index) else { return nil }
         var fields = Fields()
         if closes(UInt8(ascii: "}"), bytes, &index) { return fields }
         // Room for a record's usual fields at once: growing a dictionary field by field rehashes it.
         fields.values.reserveCapacity(16)
         repeat {
-            guard let name = string(bytes, &index), consume(UInt8(ascii: ":"), bytes, &index),
+            guard let name = plainName(bytes, &index, &names), consume(UInt8(ascii: ":"), bytes, &index),
                 let (value, spelled) = field(bytes, &index),
                 // A name given twice is the general way's to read.
                 fields.values.updateValue(value, forKey: name) == nil
@@ -362,6 +369,19 @@ enum RecordBytesReader {
         let string = JSONTape.string(in: bytes, index + 1..<end - 1, isPlain: isPlain)
         index = end
         return string
+    }
+
+    /// The string at `index`, made as ``string(_:_:)`` makes it or, when it is plain text, found in
+    /// `names`: for the names and types that records of a model repeat.
+    @inline(__always)
+    private static func plainName(_ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup) -> String? {
+        index = JSONTapeParser.skipWhitespace(bytes, from: index)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
+            let (end, isPlain) = JSONTapeParser.stringEnd(bytes, from: index)
+        else { return nil }
+        let content = index + 1..<end - 1
+        index = end
+        return isPlain ? names.name(bytes, content) : JSONTape.string(in: bytes, content, isPlain: false)
     }
 
     /// The literal `true` or `false` at `index`.

@@ -40,11 +40,26 @@ public struct RecordJSONDecoder: Sendable {
     ///   JSON that is not valid, `DecodingError.dataCorrupted` at the empty path; for a value that
     ///   is malformed, an error at its coding path, such as `fields.title.value`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        if T.self == Record.self {
-            // Most records read straight from their bytes; any other is read from the start below.
-            if let record = RecordBytesReader.record(from: data) as? T { return record }
-            if let record = try Self.read(Record.self, from: data) as? T { return record }
-        } else if let straightType = T.self as? any StraightReadable.Type,
+        // A record, the most common document, is handed over as `T` by `reinterpret` rather than
+        // cast, in a function of its own: a cast to a `T` known only at run time asks the runtime
+        // for the metadata of `Optional<T>` and for the cast, about 600 instructions a record.
+        if T.self == Record.self { return try reinterpret(Self.record(from: data), as: type) }
+        return try decodeOther(type, from: data)
+    }
+
+    /// A record read from `data`: straight from its bytes when it has the usual shape, else from
+    /// the start, the general way, or by `JSONDecoder` for a document the general way leaves to it.
+    private static func record(from data: Data) throws -> Record {
+        if let record = RecordBytesReader.record(from: data) { return record }
+        if let record = try read(Record.self, from: data) { return record }
+        return try JSONDecoder().decode(Record.self, from: data)
+    }
+
+    /// ``decode(_:from:)`` for any type but a record. (Not inlined, so that a record's read does
+    /// not ask for the metadata its casts need.)
+    @inline(never)
+    private func decodeOther<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if let straightType = T.self as? any StraightReadable.Type,
             let value = straightType.straight(from: data) as? T
         {
             // A page of records of the usual shape reads straight from its bytes; any other is
