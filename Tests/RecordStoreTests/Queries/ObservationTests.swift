@@ -28,10 +28,16 @@ func first<Element: Sendable>(
 }
 
 /// Waits, a bounded time, until `condition` holds; whether it did.
-func eventually(within seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+///
+/// What it waits for is work of other tasks, which run on the same few threads as this one; on a
+/// loaded machine, with other tests holding those threads, a minute can pass before they run. So
+/// it gives up only after both a minute and 200 looks, each after a sleep that lets them run.
+func eventually(within seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
+    var looks = 0
+    while ContinuousClock.now < deadline || looks < 200 {
         if condition() { return true }
+        looks += 1
         try? await Task.sleep(for: .milliseconds(5))
     }
     return condition()
