@@ -349,38 +349,36 @@ enum RecordBytesReader {
     /// colon after it.
     @inline(__always)
     static func key(_ bytes: Bytes, _ index: inout Int) -> Range<Int>? {
+        guard let (content, isPlain) = stringContent(bytes, &index), isPlain else { return nil }
+        guard consume(UInt8(ascii: ":"), bytes, &index) else { return nil }
+        return content
+    }
+
+    /// The place of the content of the string at `index`, and whether it is plain text (no
+    /// escapes); steps over the string.
+    @inline(__always)
+    private static func stringContent(_ bytes: Bytes, _ index: inout Int) -> (Range<Int>, isPlain: Bool)? {
         index = JSONTapeParser.skipWhitespace(bytes, from: index)
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
-            let (end, isPlain) = JSONTapeParser.stringEnd(bytes, from: index), isPlain
+            let (end, isPlain) = JSONTapeParser.stringEnd(bytes, from: index)
         else { return nil }
         let content = index + 1..<end - 1
         index = end
-        guard consume(UInt8(ascii: ":"), bytes, &index) else { return nil }
-        return content
+        return (content, isPlain)
     }
 
     /// The string at `index`, made as ``JSONTape`` makes it.
     @inline(__always)
     static func string(_ bytes: Bytes, _ index: inout Int) -> String? {
-        index = JSONTapeParser.skipWhitespace(bytes, from: index)
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
-            let (end, isPlain) = JSONTapeParser.stringEnd(bytes, from: index)
-        else { return nil }
-        let string = JSONTape.string(in: bytes, index + 1..<end - 1, isPlain: isPlain)
-        index = end
-        return string
+        guard let (content, isPlain) = stringContent(bytes, &index) else { return nil }
+        return JSONTape.string(in: bytes, content, isPlain: isPlain)
     }
 
     /// The string at `index`, made as ``string(_:_:)`` makes it or, when it is plain text, found in
     /// `names`: for the names and types that records of a model repeat.
     @inline(__always)
     private static func plainName(_ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup) -> String? {
-        index = JSONTapeParser.skipWhitespace(bytes, from: index)
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
-            let (end, isPlain) = JSONTapeParser.stringEnd(bytes, from: index)
-        else { return nil }
-        let content = index + 1..<end - 1
-        index = end
+        guard let (content, isPlain) = stringContent(bytes, &index) else { return nil }
         return isPlain ? names.name(bytes, content) : JSONTape.string(in: bytes, content, isPlain: false)
     }
 
