@@ -35,7 +35,24 @@ public struct Record: Hashable, Sendable {
     public var recordName: String
 
     /// The record's fields by name. A field that is absent has no value.
-    public var fields: [String: RecordValue]
+    ///
+    /// A record read from JSON builds this dictionary the first time it is asked for, and keeps
+    /// it; its subscript, ``subscript(field:)``, finds a field without building it.
+    public var fields: [String: RecordValue] {
+        get { fieldStorage.dictionary }
+        _modify {
+            // The dictionary is taken out of the record while it changes, so that it is not
+            // shared, and changes in place.
+            var fields = fieldStorage.dictionary
+            fieldStorage = .dictionary([:])
+            defer { fieldStorage = .dictionary(fields) }
+            yield &fields
+        }
+        set { fieldStorage = .dictionary(newValue) }
+    }
+
+    /// The fields, as a dictionary or as read from JSON (see ``FieldStorage``).
+    private(set) var fieldStorage: FieldStorage
 
     /// The system fields that the server assigned when it last saved the record, or `nil` for a
     /// record that the server has not seen yet.
@@ -73,7 +90,7 @@ public struct Record: Hashable, Sendable {
     private var writtenEncryptedFields: Set<String> {
         guard !encryptedFields.isEmpty else { return [] }
         let cleared = clearedFields
-        return encryptedFields.filter { fields[$0] != nil || cleared.contains($0) }
+        return encryptedFields.filter { self[$0] != nil || cleared.contains($0) }
     }
 
     /// The record's parent in a shared hierarchy: sharing the parent shares this record with it.
@@ -99,7 +116,7 @@ public struct Record: Hashable, Sendable {
     public var clearedFields: Set<String> {
         get {
             guard let cleared = extrasBox?.value.clearedFields, !cleared.isEmpty else { return [] }
-            return cleared.filter { fields[$0] == nil }
+            return cleared.filter { self[$0] == nil }
         }
         set { changeExtras { $0.clearedFields = newValue } }
     }
@@ -117,7 +134,7 @@ public struct Record: Hashable, Sendable {
     /// The type of a field for writing it: its value's, unless the value does not tell (an empty
     /// list, or no value), when the hint kept for it is used.
     func typeName(ofField name: String) -> String? {
-        if let value = fields[name], !value.isEmptyList { return value.typeName }
+        if let value = self[name], !value.isEmptyList { return value.typeName }
         return fieldTypeHints[name]
     }
 
@@ -184,7 +201,7 @@ public struct Record: Hashable, Sendable {
     ) {
         self.recordType = recordType
         self.recordName = recordName
-        self.fields = fields
+        self.fieldStorage = .dictionary(fields)
         self.metadataBox = metadata.map(Shared.init)
     }
 
@@ -192,8 +209,14 @@ public struct Record: Hashable, Sendable {
     ///
     /// Setting a field to `nil` removes it.
     public subscript(field: String) -> RecordValue? {
-        get { fields[field] }
+        get { fieldStorage.value(named: field) }
         set { fields[field] = newValue }
+    }
+
+    /// Calls `body` with each field's name and value, in no particular order: for a record read
+    /// from JSON, without building ``fields``.
+    package func forEachField(_ body: (_ name: String, _ value: RecordValue) throws -> Void) rethrows {
+        try fieldStorage.forEach(body)
     }
 
     /// The bytes this record costs against a record store's size limit.
@@ -206,9 +229,9 @@ public struct Record: Hashable, Sendable {
     /// writes each field, and throws ``RecordEncodingError/recordTooLarge(size:limit:heaviestFields:)``
     /// when a record would exceed it.
     public var encodedSize: Int {
-        fields.reduce(0) { total, field in
-            total &+ field.key.utf8.count &+ field.value.encodedSize
-        }
+        var total = 0
+        forEachField { name, value in total = total &+ name.utf8.count &+ value.encodedSize }
+        return total
     }
 }
 
@@ -246,8 +269,16 @@ extension Record {
     init(recordType: String, recordName: String, fields: [String: RecordValue], metadataBox: Shared<RecordMetadata>?) {
         self.recordType = recordType
         self.recordName = recordName
-        self.fields = fields
+        self.fieldStorage = .dictionary(fields)
         self.metadataBox = metadataBox
+    }
+
+    /// A record of the fields a reader of JSON read, kept as it read them.
+    init(recordType: String, recordName: String, readFields: ReadFields, metadata: RecordMetadata?) {
+        self.recordType = recordType
+        self.recordName = recordName
+        self.fieldStorage = .read(readFields)
+        self.metadataBox = metadata.map(Shared.init)
     }
 }
 

@@ -83,7 +83,7 @@ final class RecordDecodingEngine: Decoder {
     func missingField(_ key: some CodingKey) -> DecodingError {
         var description = "No value associated with key \(key) (\"\(key.stringValue)\") in \(recordInErrors)."
         let looked = fieldName(forKey: key.stringValue)
-        let nearMisses = NearMisses.of(looked, among: record.fields.keys)
+        let nearMisses = NearMisses.of(looked, among: record.fieldStorage.names)
         if !nearMisses.isEmpty {
             let names = nearMisses.map { "'\($0)'" }.joined(separator: ", ")
             description += " The record has no field '\(looked)', but has \(names): is the key or the field misspelt?"
@@ -132,18 +132,18 @@ final class RecordDecodingEngine: Decoder {
     func field(named name: String) -> RecordValue? {
         // The default keys first, by a test of one flag: switching on the strategy copies it, its
         // closure too. (Its own case below is then the same lookup, for the switch to be whole.)
-        if usesDefaultKeys { return record.fields[name] }
+        if usesDefaultKeys { return record[name] }
         switch options.keyDecodingStrategy {
         case .useDefaultKeys:
-            return record.fields[name]
+            return record[name]
         case .convertFromSnakeCase:
-            return record.fields[SnakeCase.fromCamelCase(name)] ?? record.fields[name]
-                ?? snakeCaseFieldNames[name].flatMap { record.fields[$0] }
+            return record[SnakeCase.fromCamelCase(name)] ?? record[name]
+                ?? snakeCaseFieldNames[name].flatMap { record[$0] }
         case .custom:
             if let naming = options.fieldNaming {
-                return record.fields[naming([AnyCodingKey(stringValue: name)]).stringValue]
+                return record[naming([AnyCodingKey(stringValue: name)]).stringValue]
             }
-            return customFieldNames[name].flatMap { record.fields[$0] }
+            return customFieldNames[name].flatMap { record[$0] }
         }
     }
 
@@ -152,7 +152,7 @@ final class RecordDecodingEngine: Decoder {
     /// Foundation's decoder gives it.
     var fieldKeys: [String] {
         switch options.keyDecodingStrategy {
-        case .useDefaultKeys: Array(record.fields.keys)
+        case .useDefaultKeys: record.fieldStorage.names
         case .convertFromSnakeCase: Array(snakeCaseFieldNames.keys)
         case .custom: Array(customFieldNames.keys)
         }
@@ -166,7 +166,7 @@ final class RecordDecodingEngine: Decoder {
     /// two fields give one key, the first in byte order.
     private lazy var snakeCaseFieldNames: [String: String] = {
         var names: [String: String] = [:]
-        for name in record.fields.keys.sorted() {
+        for name in record.fieldStorage.names.sorted() {
             let key = SnakeCase.toCamelCase(name)
             if names[key] == nil { names[key] = name }
         }
@@ -179,7 +179,7 @@ final class RecordDecodingEngine: Decoder {
     private lazy var customFieldNames: [String: String] = {
         guard case .custom(let convert) = options.keyDecodingStrategy else { return [:] }
         var names: [String: String] = [:]
-        for name in record.fields.keys.sorted() {
+        for name in record.fieldStorage.names.sorted() {
             let key = convert([AnyCodingKey(stringValue: name)]).stringValue
             if names[key] == nil { names[key] = name }
         }

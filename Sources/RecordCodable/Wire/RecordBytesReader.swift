@@ -76,38 +76,64 @@ enum RecordBytesReader {
         names.finish()
         let metadata = WireRecord.metadata(
             changeTag: changeTag, created: created, modified: modified, zoneID: zoneID, deleted: deleted)
-        var record = Record(
-            recordType: recordType ?? "", recordName: recordName, fields: fields?.values ?? [:], metadata: metadata)
+        var record =
+            if let fields, fields.list.count > 0 {
+                Record(
+                    recordType: recordType ?? "", recordName: recordName, readFields: ReadFields(fields.list),
+                    metadata: metadata)
+            } else {
+                Record(recordType: recordType ?? "", recordName: recordName, metadata: metadata)
+            }
         if let typeHints = fields?.typeHints, !typeHints.isEmpty { record.fieldTypeHints = typeHints }
         return record
     }
 
     // MARK: Fields
 
-    /// A record's fields as read, with the type of each empty list, which the record keeps.
+    /// A record's fields as read, in the order read, with the type of each empty list, which the
+    /// record keeps.
     private struct Fields {
-        var values: [String: RecordValue] = [:]
+        var list = ReadFields.List(capacity: 16)
         var typeHints: [String: String] = [:]
     }
+
+    /// The most fields a record read here has: its fields are searched one by one, for a name given
+    /// twice and by the decoder, so a record of more is read the general way, into a dictionary.
+    static let maximumFieldCount = 64
 
     /// The fields object at `index`, its names found in `names`.
     private static func fields(_ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup) -> Fields? {
         guard consume(UInt8(ascii: "{"), bytes, &index) else { return nil }
         var fields = Fields()
         if closes(UInt8(ascii: "}"), bytes, &index) { return fields }
-        // Room for a record's usual fields at once: growing a dictionary field by field rehashes it.
-        fields.values.reserveCapacity(16)
         repeat {
-            guard let name = plainName(bytes, &index, &names), consume(UInt8(ascii: ":"), bytes, &index),
-                let (value, spelled) = field(bytes, &index),
+            guard fields.list.count < maximumFieldCount,
+                let (name, summary, isASCII) = fieldName(bytes, &index, &names),
+                consume(UInt8(ascii: ":"), bytes, &index), let (value, spelled) = field(bytes, &index),
                 // A name given twice is the general way's to read.
-                fields.values.updateValue(value, forKey: name) == nil
+                fields.list.append(name, summary: summary, isASCII: isASCII, value)
             else { return nil }
             // An empty list keeps the type the server has for its field.
             if value.isEmptyList { fields.typeHints[name] = spelled.plainName }
             guard let more = readsOn(bytes, &index, before: UInt8(ascii: "}")) else { return nil }
             if !more { return fields }
         } while true
+    }
+
+    /// The field name at `index`, as ``plainName(_:_:_:)`` reads it, with its
+    /// ``ReadFields/summary(of:)`` and whether it is ASCII alone.
+    @inline(__always)
+    private static func fieldName(
+        _ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup
+    ) -> (String, summary: UInt32, isASCII: Bool)? {
+        guard let (content, isPlain) = stringContent(bytes, &index) else { return nil }
+        guard isPlain else {
+            let name = JSONTape.string(in: bytes, content, isPlain: false)
+            return (name, ReadFields.summary(of: name), ReadFields.isASCII(name))
+        }
+        // Plain text: the name's UTF-8 bytes are the text's.
+        let summary = ReadFields.summary(count: content.count, first: content.isEmpty ? 0 : bytes[content.lowerBound])
+        return (names.name(bytes, content), summary, ByteScan.isASCII(bytes, content))
     }
 
     /// The field object at `index`: its type and its value, in either order, and nothing else.

@@ -128,10 +128,10 @@ private struct FieldValues {
             return .string(key.recordName)
         case .named(let name):
             if let index = indexes[name] { return index.values[key] }
-            if let record = records[key] { return record.fields[name] }
+            if let record = records[key] { return record[name] }
             guard let record = try engine.visibleRecord(for: key)?.decoded(as: key) else { return nil }
             records[key] = record
-            return record.fields[name]
+            return record[name]
         }
     }
 }

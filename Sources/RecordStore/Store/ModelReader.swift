@@ -183,19 +183,22 @@ struct ModelReader {
 extension Record {
     /// Whether the record's fields hold a reference, alone or in a list.
     var holdsReferences: Bool {
-        fields.values.contains { value in
+        var holds = false
+        forEachField { _, value in
+            guard !holds else { return }
             switch value {
-            case .reference: true
-            case .list(let elements): elements.contains { if case .reference = $0 { true } else { false } }
-            default: false
+            case .reference: holds = true
+            case .list(let elements): holds = elements.contains { if case .reference = $0 { true } else { false } }
+            default: break
             }
         }
+        return holds
     }
 
     /// The references the record's fields hold, alone or in lists.
     var references: [RecordReference] {
         var references: [RecordReference] = []
-        for value in fields.values {
+        forEachField { _, value in
             switch value {
             case .reference(let reference):
                 references.append(reference)
