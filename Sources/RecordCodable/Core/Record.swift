@@ -37,7 +37,7 @@ public struct Record: Hashable, Sendable {
     /// The record's fields by name. A field that is absent has no value.
     ///
     /// A record read from JSON builds this dictionary the first time it is asked for, and keeps
-    /// it; its subscript, ``subscript(field:)``, finds a field without building it.
+    /// it; its subscript, ``subscript(_:)``, finds a field without building it.
     public var fields: [String: RecordValue] {
         get { fieldStorage.dictionary }
         _modify {
