@@ -53,10 +53,17 @@ extension RecordStore.Batch {
     /// The visible records of the models of `type`, in `zone` or in every zone, each with its
     /// zone, by zone and record name.
     func visibleRecords<Model>(of type: Model.Type, inZone zone: String?) throws -> [(record: Record, zone: String)] {
+        try visibleKeys(of: type, inZone: zone).compactMap { key in
+            try record(for: key).map { (record: $0, zone: key.zone) }
+        }
+    }
+
+    /// The keys of the visible records of the models of `type`, in `zone` or in every zone, sorted.
+    func visibleKeys<Model>(of type: Model.Type, inZone zone: String?) throws -> [RecordKey] {
         let recordType = RecordEncoder.recordType(of: type)
         return try keys { key, state in
             key.recordType == recordType && (zone == nil || key.zone == zone) && state.isVisible
-        }.compactMap { key in try record(for: key).map { (record: $0, zone: key.zone) } }
+        }
     }
 
     /// Deletes a model's record; see ``RecordStore/delete(_:inZone:)``.

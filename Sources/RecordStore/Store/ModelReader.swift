@@ -150,6 +150,52 @@ struct ModelReader {
         }
     }
 
+    /// The models of `count` records, each decoded from its record alone, which `root` gives
+    /// with its key when its model is decoded (so that a record read from its JSON then is
+    /// dropped once its model is built); `nil` as soon as one of them reads a linked record (see
+    /// `RecordDecoder.decodeUnlessItReadsALink(_:from:)`), to be read again with the records
+    /// they link to.
+    ///
+    /// - Throws: The `DecodingError` of the first record that does not decode, its message
+    ///   naming the record; and what `root` throws.
+    static func models<Model: Decodable>(
+        _ type: Model.Type, alone count: Int, decoder: RecordDecoder,
+        root: (_ place: Int) throws -> (key: RecordKey, record: Record)
+    ) throws -> [Model]? {
+        var models: [Model] = []
+        models.reserveCapacity(count)
+        for place in 0..<count {
+            let (key, record) = try root(place)
+            do {
+                guard let model = try decoder.decodeUnlessItReadsALink(type, from: record) else { return nil }
+                models.append(model)
+            } catch let error as DecodingError {
+                throw UnreadableModel(key: key, error: error).errorNamingTheRecord
+            }
+        }
+        return models
+    }
+
+    /// The model of each of `count` records, or the record that does not decode and why, as
+    /// ``models(_:alone:decoder:root:)`` reads them; `nil` as soon as one reads a linked record.
+    static func results<Model: Decodable>(
+        _ type: Model.Type, alone count: Int, decoder: RecordDecoder,
+        root: (_ place: Int) throws -> (key: RecordKey, record: Record)
+    ) throws -> [ModelResult<Model>]? {
+        var results: [ModelResult<Model>] = []
+        results.reserveCapacity(count)
+        for place in 0..<count {
+            let (key, record) = try root(place)
+            do {
+                guard let model = try decoder.decodeUnlessItReadsALink(type, from: record) else { return nil }
+                results.append(.success(model))
+            } catch let error as DecodingError {
+                results.append(.unreadable(UnreadableModel(key: key, error: error)))
+            }
+        }
+        return results
+    }
+
     /// The model of `record`, decoded with the records it links to.
     private static func model<Model: Decodable>(
         _ type: Model.Type, from record: Record, linkedRecords: LinkedRecords, decoder: RecordDecoder
@@ -167,7 +213,7 @@ struct ModelReader {
     }
 
     /// The key of `root`, a record and its zone.
-    private static func key(of root: (record: Record, zone: String)) -> RecordKey {
+    static func key(of root: (record: Record, zone: String)) -> RecordKey {
         RecordKey(zone: root.zone, recordType: root.record.recordType, recordName: root.record.recordName)
     }
 

@@ -349,6 +349,32 @@ if selected("chain") {
     }
 }
 
+// `--only chain-probe`: each chain read alone until 20,000 models were read, for a profiler
+// (callgrind's cache simulator) or for the page faults a model costs. Not part of a full run.
+if only == "chain-probe" {
+    try withDirectory { directory in
+        // `--length N` reads one chain alone.
+        let lengths =
+            CommandLine.arguments.firstIndex(of: "--length").flatMap {
+                CommandLine.arguments.indices.contains($0 + 1) ? Int(CommandLine.arguments[$0 + 1]) : nil
+            }.map { [$0] } ?? [200, 2_000]
+        for length in lengths {
+            let store = try chainStore(of: length, in: directory)
+            var read: [Step] = try store.retrieveAll(Step.self)
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            let faults = usage.ru_minflt
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<(20_000 / length) { read = try store.retrieveAll(Step.self) }
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 20_000
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            say(
+                "chain of \(length): \(microseconds(elapsed)) a model, "
+                    + "\(Double(usage.ru_minflt - faults) / 20_000) page faults a model, \(read.count) models")
+        }
+    }
+}
+
 // A query: 100 models out of 100,000, by a range of an indexed field, sorted by it. SQLite keeps
 // the same JSON with the field as a column and an index on it, and decodes the rows it returns
 // as RecordStore does.
