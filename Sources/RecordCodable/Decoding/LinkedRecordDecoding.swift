@@ -117,6 +117,12 @@ public struct LinkedRecordSet: Sendable {
         byName = Dictionary(grouping: records, by: \.recordName)
     }
 
+    /// A set of records already grouped by name, each group in the order given: for a store that
+    /// gathers them by name.
+    package init(grouped byName: [String: [Record]]) {
+        self.byName = byName
+    }
+
     /// How many records the set holds.
     package var count: Int { byName.values.reduce(0) { $0 + $1.count } }
 

@@ -182,11 +182,17 @@ extension RecordStore.Batch {
     ) throws -> [Record] {
         var types = Set(try engine.index.records(named: name, inZone: zone).map(\.key.recordType))
         types.formUnion(stagedTypes(named: name, inZone: zone))
+        func isRead(_ state: RecordState) -> Bool {
+            state.isVisible || (orDeleted && state.status == .deletedLocally)
+        }
         return try types.sorted().compactMap { recordType in
             let key = RecordKey(zone: zone, recordType: recordType, recordName: name)
-            guard let entry = try entry(for: key) else { return nil }
-            guard entry.state.isVisible || (orDeleted && entry.status == .deletedLocally) else { return nil }
-            return try decoded[key] ?? entry.local.decoded(as: key)
+            if let record = decoded[key] {
+                // Where it stands is read from the index: its entry is not read again.
+                return try state(for: key).map(isRead) == true ? record : nil
+            }
+            guard let entry = try entry(for: key), isRead(entry.state) else { return nil }
+            return try entry.local.decoded(as: key)
         }
     }
 }

@@ -70,23 +70,28 @@ struct ModelReader {
     /// a graph of linked records.
     private mutating func sharedLinkedRecords(of roots: [(record: Record, zone: String)]) throws -> LinkedRecords? {
         let walk = try records(reachedFrom: roots)
-        if walk.records.isEmpty { return .own([]) }
-        return walk.reachesANameInTwoZones ? nil : .shared(LinkedRecordSet(walk.records))
+        if walk.byName.isEmpty { return .own([]) }
+        return walk.reachesANameInTwoZones ? nil : .shared(LinkedRecordSet(grouped: walk.byName))
     }
 
     /// The records that `root`, a record of `zone`, links to, directly or through others.
     mutating func linkedRecords(of root: Record, zone: String) throws -> [Record] {
         know([(root, zone)])
-        return try records(reachedFrom: [(root, zone)]).records.filter { $0 != root }
+        return try records(reachedFrom: [(root, zone)]).byName.values.flatMap { $0 }.filter { $0 != root }
     }
 
-    /// The records that `roots` link to, directly or through others: each reference names a
-    /// record in its own zone, or else in its holder's, and brings every record of that name
-    /// there, of any type. And whether the walk looked one name up in two zones.
+    /// The records that `roots` link to, directly or through others, by name: each reference
+    /// names a record in its own zone, or else in its holder's, and brings every record of that
+    /// name there, of any type, in the order found. And whether the walk looked one name up in
+    /// two zones (then the records of that name are those of both zones).
+    ///
+    /// Grouped by name as they are found, the records make a ``LinkedRecordSet`` without being
+    /// grouped again: a chain of 2,000 records would otherwise be copied into a list, and the
+    /// list into 2,000 groups of one.
     private mutating func records(
         reachedFrom roots: [(record: Record, zone: String)]
-    ) throws -> (records: [Record], reachesANameInTwoZones: Bool) {
-        var reached: [Record] = []
+    ) throws -> (byName: [String: [Record]], reachesANameInTwoZones: Bool) {
+        var byName: [String: [Record]] = [:]
         var zonesByName: [String: String] = [:]
         var reachesANameInTwoZones = false
         var visited: Set<NameInZone> = []
@@ -97,12 +102,16 @@ struct ModelReader {
             if let zone = zonesByName.updateValue(target.zone, forKey: target.name), zone != target.zone {
                 reachesANameInTwoZones = true
             }
-            for record in try records(named: target) {
-                reached.append(record)
-                waiting += record.references.map { ($0, target.zone) }
+            let named = try records(named: target)
+            if named.isEmpty { continue }
+            if byName[target.name] == nil {
+                byName[target.name] = named
+            } else {
+                byName[target.name]?.append(contentsOf: named)
             }
+            for record in named { waiting += record.references.map { ($0, target.zone) } }
         }
-        return (reached, reachesANameInTwoZones)
+        return (byName, reachesANameInTwoZones)
     }
 
     /// The visible records named as `target` says, looked up once per reader.
