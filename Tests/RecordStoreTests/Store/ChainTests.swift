@@ -115,6 +115,48 @@ struct ChainTests {
         #expect(RecordDecoder.readsLinkedRecords(Call.self))
     }
 
+    /// A leg that, decoded for the first time, runs `commitOnFirstDecode`: a commit made after a
+    /// read's records were taken, while its models are decoded.
+    struct Detour: Codable {
+        nonisolated(unsafe) static var commitOnFirstDecode: (() throws -> Void)?
+        var id: String
+        var stop: Stop?
+
+        init(id: String, stop: Stop?) {
+            self.id = id
+            self.stop = stop
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            if let commit = Self.commitOnFirstDecode {
+                Self.commitOnFirstDecode = nil
+                try commit()
+            }
+            stop = try container.decodeIfPresent(Stop.self, forKey: .stop)
+        }
+    }
+
+    @Test("Read again with their links, the models are a snapshot of the store as it is then, roots and links alike")
+    func readAgainIsASnapshot() throws {
+        let store = try RecordStore.inMemory()
+        try store.park(Detour(id: "d0", stop: nil))
+        try store.park(Detour(id: "d1", stop: Stop(id: "p1", next: nil)))
+        // While d0 decodes alone, d1 is moved to another stop and d2 added: d1 then reads a link,
+        // and the read is made again, all of it as the store is after that commit.
+        Detour.commitOnFirstDecode = {
+            try store.write { batch in
+                try batch.park(Detour(id: "d1", stop: Stop(id: "p9", next: Stop(id: "p10", next: nil))))
+                try batch.park(Detour(id: "d2", stop: Stop(id: "p1", next: nil)))
+            }
+        }
+        let detours = try store.retrieveAll(Detour.self)
+        #expect(Detour.commitOnFirstDecode == nil)
+        #expect(detours.map(\.id) == ["d0", "d1", "d2"])
+        #expect(detours.map { $0.stop?.line ?? [] } == [[], ["p9", "p10"], ["p1"]])
+    }
+
     @Test("A chain of 2,000 records fetched from the server reads whole: each model, its reference to the next")
     func longChain() throws {
         let store = try RecordStore.inMemory()
