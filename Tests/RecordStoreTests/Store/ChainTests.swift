@@ -121,21 +121,6 @@ struct ChainTests {
         nonisolated(unsafe) static var commitOnFirstDecode: (() throws -> Void)?
         var id: String
         var stop: Stop?
-
-        init(id: String, stop: Stop?) {
-            self.id = id
-            self.stop = stop
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            id = try container.decode(String.self, forKey: .id)
-            if let commit = Self.commitOnFirstDecode {
-                Self.commitOnFirstDecode = nil
-                try commit()
-            }
-            stop = try container.decodeIfPresent(Stop.self, forKey: .stop)
-        }
     }
 
     @Test("Read again with their links, the models are a snapshot of the store as it is then, roots and links alike")
@@ -244,5 +229,17 @@ struct ChainTests {
             #expect(stops.first { $0.id == "p4" }?.line == ["p4", "p5"])
         }
         #expect(try store.retrieve(Stop.self, identifier: "p1")?.line == ["p1", "p2", "p3", "q"])
+    }
+}
+
+extension ChainTests.Detour {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        if let commit = Self.commitOnFirstDecode {
+            Self.commitOnFirstDecode = nil
+            try commit()
+        }
+        stop = try container.decodeIfPresent(ChainTests.Stop.self, forKey: .stop)
     }
 }
