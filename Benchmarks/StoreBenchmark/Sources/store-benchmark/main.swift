@@ -11,7 +11,8 @@ import RecordCodable
 //     swift run -c release --package-path Benchmarks/StoreBenchmark store-benchmark --only query
 
 let quick = CommandLine.arguments.contains("--quick")
-/// `--only NAME` runs one section: basic, writers, chain, query, observation or reopen.
+/// `--only NAME` runs one section: basic, writers, chain, query, observation or reopen; and
+/// `--only chain-probe`, which no full run includes, reads one chain for a profiler.
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
     CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
 }
