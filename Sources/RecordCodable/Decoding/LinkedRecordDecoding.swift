@@ -62,6 +62,36 @@ extension RecordDecoder {
         try decode(type, from: record, in: GraphDecoding(records: linkedRecords, excluding: record))
     }
 
+    /// For a store that gathers the records its models link to only for models that read them:
+    /// the model of `record`, decoded from it alone, or `nil` when the model reads a linked
+    /// record (a ``LinkedRecord`` property, or an optional one, whose field holds a reference).
+    /// Then it must be decoded again, with the records it links to.
+    ///
+    /// Once a model of `type` has read a linked record, the type is noted, and `nil` comes at once
+    /// for the next record of it (see ``readsLinkedRecords(_:)``): a type that reads links most
+    /// often reads them from every record.
+    ///
+    /// - Throws: The `DecodingError` of a model that does not decode and read no linked record:
+    ///   the error it has with its linked records too, since it decodes the same without them.
+    package func decodeUnlessItReadsALink<T: Decodable>(_ type: T.Type, from record: Record) throws -> T? {
+        let graph = GraphDecoding(records: LinkedRecordSet.empty)
+        do {
+            let model = try decode(type, from: record, in: graph)
+            if !graph.readsALinkedRecord { return model }
+        } catch {
+            // A model that read a linked record may fail for want of it: decoded again with it.
+            guard graph.readsALinkedRecord else { throw error }
+        }
+        LinkReadingTypes.note(type)
+        return nil
+    }
+
+    /// Whether a model of `type` has read a linked record, decoded by
+    /// ``decodeUnlessItReadsALink(_:from:)``: then the next model of it likely reads one too.
+    package static func readsLinkedRecords<T>(_ type: T.Type) -> Bool {
+        LinkReadingTypes.contains(type)
+    }
+
     /// Decodes a model from its record and the linked records that `graph` holds, which is left
     /// with what the decoding found (see ``GraphDecoding/unreadLinks``).
     func decode<T: Decodable>(_ type: T.Type, from record: Record, in graph: GraphDecoding) throws -> T {
@@ -87,8 +117,27 @@ public struct LinkedRecordSet: Sendable {
         byName = Dictionary(grouping: records, by: \.recordName)
     }
 
+    /// A set of records already grouped by name, each group in the order given: for a store that
+    /// gathers them by name.
+    package init(grouped byName: [String: [Record]]) {
+        self.byName = byName
+    }
+
     /// How many records the set holds.
     package var count: Int { byName.values.reduce(0) { $0 + $1.count } }
+
+    /// A set of no records, made once.
+    static let empty = LinkedRecordSet([])
+}
+
+/// The model types of which a model has read a linked record, as
+/// ``RecordDecoder/decodeUnlessItReadsALink(_:from:)`` found: their records are decoded with
+/// the records they link to from the start. A type is noted once and never forgotten.
+enum LinkReadingTypes {
+    private static let types = LockedDictionary<ObjectIdentifier, Bool>()
+
+    static func note<T>(_ type: T.Type) { types[ObjectIdentifier(type)] = true }
+    static func contains<T>(_ type: T.Type) -> Bool { types[ObjectIdentifier(type)] ?? false }
 }
 
 /// The records a graph is decoded from, the models already decoded from them, and the records
@@ -130,10 +179,16 @@ final class GraphDecoding {
         self.lookup = lookup
     }
 
+    /// Whether a model decoded in this graph looked a linked record up, found or not: what
+    /// `RecordDecoder.decodeUnlessItReadsALink(_:from:)` asks. Set by
+    /// ``record(named:ofType:)``, through which every linked record is looked up.
+    private(set) var readsALinkedRecord = false
+
     /// The record named `name` that a model of `recordType` reads: the last one given of that
     /// type, else of none (the server leaves the type out of some answers). Else the last one
     /// given of another type, which the model cannot read; `nil` when none has the name.
     func record(named name: String, ofType recordType: String) -> Record? {
+        readsALinkedRecord = true
         var named = records(named: name)
         if let excluded, excluded.recordName == name { named.removeAll { $0 == excluded } }
         return named.last { $0.recordType == recordType } ?? named.last { $0.recordType.isEmpty } ?? named.last

@@ -53,10 +53,17 @@ extension RecordStore.Batch {
     /// The visible records of the models of `type`, in `zone` or in every zone, each with its
     /// zone, by zone and record name.
     func visibleRecords<Model>(of type: Model.Type, inZone zone: String?) throws -> [(record: Record, zone: String)] {
+        try visibleKeys(of: type, inZone: zone).compactMap { key in
+            try record(for: key).map { (record: $0, zone: key.zone) }
+        }
+    }
+
+    /// The keys of the visible records of the models of `type`, in `zone` or in every zone, sorted.
+    func visibleKeys<Model>(of type: Model.Type, inZone zone: String?) throws -> [RecordKey] {
         let recordType = RecordEncoder.recordType(of: type)
         return try keys { key, state in
             key.recordType == recordType && (zone == nil || key.zone == zone) && state.isVisible
-        }.compactMap { key in try record(for: key).map { (record: $0, zone: key.zone) } }
+        }
     }
 
     /// Deletes a model's record; see ``RecordStore/delete(_:inZone:)``.
@@ -175,11 +182,17 @@ extension RecordStore.Batch {
     ) throws -> [Record] {
         var types = Set(try engine.index.records(named: name, inZone: zone).map(\.key.recordType))
         types.formUnion(stagedTypes(named: name, inZone: zone))
+        func isRead(_ state: RecordState) -> Bool {
+            state.isVisible || (orDeleted && state.status == .deletedLocally)
+        }
         return try types.sorted().compactMap { recordType in
             let key = RecordKey(zone: zone, recordType: recordType, recordName: name)
-            guard let entry = try entry(for: key) else { return nil }
-            guard entry.state.isVisible || (orDeleted && entry.status == .deletedLocally) else { return nil }
-            return try decoded[key] ?? entry.local.decoded(as: key)
+            if let record = decoded[key] {
+                // Where it stands is read from the index: its entry is not read again.
+                return try state(for: key).map(isRead) == true ? record : nil
+            }
+            guard let entry = try entry(for: key), isRead(entry.state) else { return nil }
+            return try entry.local.decoded(as: key)
         }
     }
 }

@@ -70,23 +70,28 @@ struct ModelReader {
     /// a graph of linked records.
     private mutating func sharedLinkedRecords(of roots: [(record: Record, zone: String)]) throws -> LinkedRecords? {
         let walk = try records(reachedFrom: roots)
-        if walk.records.isEmpty { return .own([]) }
-        return walk.reachesANameInTwoZones ? nil : .shared(LinkedRecordSet(walk.records))
+        if walk.byName.isEmpty { return .own([]) }
+        return walk.reachesANameInTwoZones ? nil : .shared(LinkedRecordSet(grouped: walk.byName))
     }
 
     /// The records that `root`, a record of `zone`, links to, directly or through others.
     mutating func linkedRecords(of root: Record, zone: String) throws -> [Record] {
         know([(root, zone)])
-        return try records(reachedFrom: [(root, zone)]).records.filter { $0 != root }
+        return try records(reachedFrom: [(root, zone)]).byName.values.flatMap { $0 }.filter { $0 != root }
     }
 
-    /// The records that `roots` link to, directly or through others: each reference names a
-    /// record in its own zone, or else in its holder's, and brings every record of that name
-    /// there, of any type. And whether the walk looked one name up in two zones.
+    /// The records that `roots` link to, directly or through others, by name: each reference
+    /// names a record in its own zone, or else in its holder's, and brings every record of that
+    /// name there, of any type, in the order found. And whether the walk looked one name up in
+    /// two zones (then the records of that name are those of both zones).
+    ///
+    /// Grouped by name as they are found, the records make a ``LinkedRecordSet`` without being
+    /// grouped again: a chain of 2,000 records would otherwise be copied into a list, and the
+    /// list into 2,000 groups of one.
     private mutating func records(
         reachedFrom roots: [(record: Record, zone: String)]
-    ) throws -> (records: [Record], reachesANameInTwoZones: Bool) {
-        var reached: [Record] = []
+    ) throws -> (byName: [String: [Record]], reachesANameInTwoZones: Bool) {
+        var byName: [String: [Record]] = [:]
         var zonesByName: [String: String] = [:]
         var reachesANameInTwoZones = false
         var visited: Set<NameInZone> = []
@@ -97,12 +102,16 @@ struct ModelReader {
             if let zone = zonesByName.updateValue(target.zone, forKey: target.name), zone != target.zone {
                 reachesANameInTwoZones = true
             }
-            for record in try records(named: target) {
-                reached.append(record)
-                waiting += record.references.map { ($0, target.zone) }
+            let named = try records(named: target)
+            if named.isEmpty { continue }
+            if byName[target.name] == nil {
+                byName[target.name] = named
+            } else {
+                byName[target.name]?.append(contentsOf: named)
             }
+            for record in named { waiting += record.references.map { ($0, target.zone) } }
         }
-        return (reached, reachesANameInTwoZones)
+        return (byName, reachesANameInTwoZones)
     }
 
     /// The visible records named as `target` says, looked up once per reader.
@@ -150,6 +159,52 @@ struct ModelReader {
         }
     }
 
+    /// The models of `count` records, each decoded from its record alone, which `root` gives
+    /// with its key when its model is decoded (so that a record read from its JSON then is
+    /// dropped once its model is built); `nil` as soon as one of them reads a linked record (see
+    /// `RecordDecoder.decodeUnlessItReadsALink(_:from:)`), to be read again with the records
+    /// they link to.
+    ///
+    /// - Throws: The `DecodingError` of the first record that does not decode, its message
+    ///   naming the record; and what `root` throws.
+    static func models<Model: Decodable>(
+        _ type: Model.Type, alone count: Int, decoder: RecordDecoder,
+        root: (_ place: Int) throws -> (key: RecordKey, record: Record)
+    ) throws -> [Model]? {
+        var models: [Model] = []
+        models.reserveCapacity(count)
+        for place in 0..<count {
+            let (key, record) = try root(place)
+            do {
+                guard let model = try decoder.decodeUnlessItReadsALink(type, from: record) else { return nil }
+                models.append(model)
+            } catch let error as DecodingError {
+                throw UnreadableModel(key: key, error: error).errorNamingTheRecord
+            }
+        }
+        return models
+    }
+
+    /// The model of each of `count` records, or the record that does not decode and why, as
+    /// ``models(_:alone:decoder:root:)`` reads them; `nil` as soon as one reads a linked record.
+    static func results<Model: Decodable>(
+        _ type: Model.Type, alone count: Int, decoder: RecordDecoder,
+        root: (_ place: Int) throws -> (key: RecordKey, record: Record)
+    ) throws -> [ModelResult<Model>]? {
+        var results: [ModelResult<Model>] = []
+        results.reserveCapacity(count)
+        for place in 0..<count {
+            let (key, record) = try root(place)
+            do {
+                guard let model = try decoder.decodeUnlessItReadsALink(type, from: record) else { return nil }
+                results.append(.success(model))
+            } catch let error as DecodingError {
+                results.append(.unreadable(UnreadableModel(key: key, error: error)))
+            }
+        }
+        return results
+    }
+
     /// The model of `record`, decoded with the records it links to.
     private static func model<Model: Decodable>(
         _ type: Model.Type, from record: Record, linkedRecords: LinkedRecords, decoder: RecordDecoder
@@ -167,7 +222,7 @@ struct ModelReader {
     }
 
     /// The key of `root`, a record and its zone.
-    private static func key(of root: (record: Record, zone: String)) -> RecordKey {
+    static func key(of root: (record: Record, zone: String)) -> RecordKey {
         RecordKey(zone: root.zone, recordType: root.record.recordType, recordName: root.record.recordName)
     }
 

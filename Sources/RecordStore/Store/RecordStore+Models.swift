@@ -58,6 +58,13 @@ extension RecordStore {
     ///   …`). To read the models that do decode and learn which records do not, use
     ///   ``retrieveEach(_:inZone:)``.
     public func retrieveAll<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws -> [Model] {
+        if !RecordDecoder.readsLinkedRecords(type) {
+            let texts = try visibleRecordTexts(of: type, inZone: zone)
+            let models = try ModelReader.models(type, alone: texts.count, decoder: options.decoder) { place in
+                (texts[place].key, try texts[place].text.decoded(as: texts[place].key))
+            }
+            if let models { return models }
+        }
         let (roots, linked) = try snapshot { try $0.visibleRecords(of: type, inZone: zone) }
         return try ModelReader.models(type, from: roots, linkedRecords: linked, decoder: options.decoder)
     }
@@ -81,6 +88,13 @@ extension RecordStore {
     public func retrieveEach<Model: Decodable>(_ type: Model.Type, inZone zone: String? = nil) throws
         -> [ModelResult<Model>]
     {
+        if !RecordDecoder.readsLinkedRecords(type) {
+            let texts = try visibleRecordTexts(of: type, inZone: zone)
+            let results = try ModelReader.results(type, alone: texts.count, decoder: options.decoder) { place in
+                (texts[place].key, try texts[place].text.decoded(as: texts[place].key))
+            }
+            if let results { return results }
+        }
         let (roots, linked) = try snapshot { try $0.visibleRecords(of: type, inZone: zone) }
         return try ModelReader.results(type, from: roots, linkedRecords: linked, decoder: options.decoder)
     }
@@ -128,11 +142,42 @@ extension RecordStore {
 
     /// The models of the records `select` picks, each a record and its zone; see
     /// ``snapshot(readingDeleted:of:)``.
+    ///
+    /// Models that read no linked record are decoded from their records alone, read under one
+    /// hold of the lock: the links of their records are not walked. When one of them reads a
+    /// linked record after all, the models are read again under another hold, with the records
+    /// they link to: a snapshot again, of that moment. (Models chained by plain references
+    /// would otherwise each gather the rest of the chain.)
     func models<Model: Decodable>(
         _ type: Model.Type, readingDeleted: Bool = false, of select: (Batch) throws -> [(record: Record, zone: String)]
     ) throws -> [Model] {
+        if !RecordDecoder.readsLinkedRecords(type) {
+            let roots = try reading(select)
+            let models = try ModelReader.models(type, alone: roots.count, decoder: options.decoder) { place in
+                (ModelReader.key(of: roots[place]), roots[place].record)
+            }
+            if let models { return models }
+        }
         let (roots, linked) = try snapshot(readingDeleted: readingDeleted, of: select)
         return try ModelReader.models(type, from: roots, linkedRecords: linked, decoder: options.decoder)
+    }
+
+    /// The visible records of the models of `type`, in `zone` or in every zone, by zone and record
+    /// name, each the text of its JSON under its key, read under one hold of the lock: for models
+    /// decoded after it, one at a time, each from its record alone (see
+    /// ``ModelReader/models(_:alone:decoder:root:)``), so that the records of a long read are
+    /// not all kept at once.
+    private func visibleRecordTexts<Model>(
+        of type: Model.Type, inZone zone: String?
+    ) throws -> [(key: RecordKey, text: EncodedRecord.Text)] {
+        try reading { batch in
+            // The batch stages nothing: the records are read from the journal, their local
+            // versions alone, neighbours in one read.
+            let keys = try batch.visibleKeys(of: type, inZone: zone)
+            return zip(keys, try batch.engine.visibleRecordTexts(for: keys)).compactMap { key, text in
+                text.map { (key, $0) }
+            }
+        }
     }
 
     /// The records `select` picks, each a record and its zone, and the records each links to.

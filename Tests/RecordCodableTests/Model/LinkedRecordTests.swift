@@ -258,6 +258,52 @@ struct LinkedRecordTests {
         }
     }
 
+    @Test("Decoded alone unless it reads a link: a model, or nil once it looks a linked record up, and its type noted")
+    func decodeUnlessItReadsALink() throws {
+        // Each type here is the test's own: what a type has read is noted for the whole process.
+        struct Plain: Codable, Equatable {
+            var id: String
+            var next: RecordReference?
+        }
+        struct Reviewed: Codable, Equatable {
+            var id: String
+            var reviewer: Author?
+            var readers: [Author]
+        }
+        struct Authored: Codable, Equatable {
+            var id: String
+            var author: Author
+        }
+        let decoder = RecordDecoder()
+        // A plain reference is no linked record: the model reads alone, and its type reads no link.
+        let plain = Plain(id: "s1", next: RecordReference(recordName: "s2"))
+        #expect(try decoder.decodeUnlessItReadsALink(Plain.self, from: RecordEncoder().encode(plain)) == plain)
+        #expect(!RecordDecoder.readsLinkedRecords(Plain.self))
+        // An optional link that holds no reference, and an empty list of links, look nothing up.
+        let unreviewed = Reviewed(id: "r1", reviewer: nil, readers: [])
+        #expect(
+            try decoder.decodeUnlessItReadsALink(Reviewed.self, from: RecordEncoder().encode(unreviewed)) == unreviewed)
+        #expect(!RecordDecoder.readsLinkedRecords(Reviewed.self))
+        // One that holds a reference is looked up, found or not: nil, and the type is noted.
+        let reviewed = try RecordEncoder().encode(Reviewed(id: "r2", reviewer: Self.ada, readers: []))
+        #expect(try decoder.decodeUnlessItReadsALink(Reviewed.self, from: reviewed) == nil)
+        #expect(RecordDecoder.readsLinkedRecords(Reviewed.self))
+        // So is a list's: the type's next models are decoded with their links, not alone.
+        let read = try RecordEncoder().encode(Reviewed(id: "r3", reviewer: nil, readers: [Self.ada]))
+        #expect(try decoder.decodeUnlessItReadsALink(Reviewed.self, from: read) == nil)
+        // A required link not given fails, for want of it: nil rather than the error.
+        let authored = try RecordEncoder().encode(Authored(id: "a1", author: Self.ada))
+        #expect(try decoder.decodeUnlessItReadsALink(Authored.self, from: authored) == nil)
+        #expect(RecordDecoder.readsLinkedRecords(Authored.self))
+        // A model that fails before it reads a link fails as it would with its links.
+        var broken = try RecordEncoder().encode(plain)
+        broken["next"] = .string("s2")
+        expectDecodingError("typeMismatch", at: "next") {
+            _ = try decoder.decodeUnlessItReadsALink(Plain.self, from: broken)
+        }
+        #expect(!RecordDecoder.readsLinkedRecords(Plain.self))
+    }
+
     @Test("A reference to a record of the wrong type is a clear error")
     func wrongRecordType() throws {
         var records = try RecordEncoder().encodeGraph(Self.post)

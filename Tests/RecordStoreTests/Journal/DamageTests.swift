@@ -172,7 +172,7 @@ struct DamageTests {
         var previous: RecordReference?
     }
 
-    @Test("A damaged record that a synced model names by a plain reference does not stop the model's edit")
+    @Test("A damaged record that a synced model names by a plain reference stops neither the model's read nor its edit")
     func damagedPlainReferenceOfAParkedModel() throws {
         let directory = MemoryDirectory(faults: nil)
         let store = try RecordStore(storeDirectory: directory, url: nil, options: RecordStore.Options())
@@ -189,9 +189,12 @@ struct DamageTests {
             server: nil, lastError: nil)
         bytes += try Self.commit(damaged, after: bytes)
         try open(bytes) { store in
-            // The store's reader follows every reference, so m1 does not read...
-            #expect(throws: DecodingError.self) { try store.retrieve(Memo.self, identifier: "m1") }
-            // ...but its edit is an update of its own record, which m0 has no part in.
+            // m1 reads no linked record, so the store does not follow its reference: m1 reads, and
+            // m0 is the damage when it is read itself...
+            #expect(try store.retrieve(Memo.self, identifier: "m1")?.previous == RecordReference(recordName: "m0"))
+            #expect(throws: DecodingError.self) { try store.retrieve(Memo.self, identifier: "m0") }
+            #expect(throws: DecodingError.self) { try store.retrieveAll(Memo.self) }
+            // ...and m1's edit is an update of its own record, which m0 has no part in.
             try store.park(Memo(id: "m1", title: "Edited", previous: RecordReference(recordName: "m0")))
             let sent = try store.modifyRequests().flatMap(\.operations).map(\.record)
             #expect(sent.map(\.recordName) == ["m1"])

@@ -35,6 +35,113 @@ struct ChainTests {
         }
     }
 
+    /// A store holding a chain of `length` steps, as fetched from the server.
+    static func chainStore(of length: Int) throws -> (store: RecordStore, steps: [Step]) {
+        let store = try RecordStore.inMemory()
+        let steps = (0..<length).map {
+            Step(id: "s\($0)", next: $0 < length - 1 ? RecordReference(recordName: "s\($0 + 1)") : nil, visits: $0)
+        }
+        try store.applyFetched(
+            try steps.map { step in
+                var record = try RecordEncoder().encode(step)
+                record.metadata = RecordMetadata(changeTag: "t1")
+                return .success(record)
+            })
+        return (store, steps)
+    }
+
+    @Test("Models chained by plain references read alone, as the walk over the chain reads them")
+    func plainChainReadsAlone() throws {
+        let (store, steps) = try Self.chainStore(of: 300)
+        let sorted = steps.sorted { $0.id < $1.id }
+        let read = try store.retrieveAll(Step.self)
+        #expect(read == sorted)
+        #expect(!RecordDecoder.readsLinkedRecords(Step.self))
+        // A batch's read walks the links of its models: the same models.
+        #expect(try store.write { try $0.retrieveAll(Step.self) } == read)
+        #expect(try store.retrieveEach(Step.self).compactMap(\.model) == read)
+        #expect(try store.retrieve(Step.self, identifier: "s41") == steps[41])
+        #expect(try store.retrieveAll(Step.self, status: .synced) == read)
+        #expect(try store.retrieveAll(Step.self, inZone: "elsewhere").isEmpty)
+        // A step parked again is pending, its reference to the next as it was.
+        try store.park(Step(id: "s7", next: steps[7].next, visits: 70))
+        #expect(try store.retrieveAll(Step.self, status: .pending) == [Step(id: "s7", next: steps[7].next, visits: 70)])
+        #expect(try store.retrieveAll(Step.self).first { $0.id == "s7" }?.visits == 70)
+    }
+
+    /// A leg of a trip: its stop is a linked model, when it has one.
+    struct Leg: Codable {
+        var id: String
+        var stop: Stop?
+    }
+
+    /// A visit: its stop is a linked model, always there.
+    struct Visit: Codable {
+        var id: String
+        var stop: Stop
+    }
+
+    @Test("A model that reads a link after models that read none is read again, every model with its links")
+    func linkAfterModelsWithout() throws {
+        let store = try RecordStore.inMemory()
+        for number in 0..<5 { try store.park(Leg(id: "l\(number)", stop: nil)) }
+        try store.park(Leg(id: "l5", stop: Stop(id: "p1", next: Stop(id: "p2", next: nil))))
+        #expect(!RecordDecoder.readsLinkedRecords(Leg.self))
+        let legs = try store.retrieveAll(Leg.self)
+        #expect(legs.map(\.id) == (0...5).map { "l\($0)" })
+        #expect(legs.map { $0.stop?.line ?? [] } == [[], [], [], [], [], ["p1", "p2"]])
+        // Noted: the next read gathers the links from the start, and reads the same.
+        #expect(RecordDecoder.readsLinkedRecords(Leg.self))
+        #expect(try store.retrieveAll(Leg.self).map { $0.stop?.line ?? [] } == [[], [], [], [], [], ["p1", "p2"]])
+    }
+
+    @Test("A model whose required link fails it alone is read again with it: by retrieveEach, and by retrieve")
+    func requiredLinkReadAgain() throws {
+        let store = try RecordStore.inMemory()
+        try store.park(Visit(id: "v1", stop: Stop(id: "p1", next: nil)))
+        try store.park(Visit(id: "v2", stop: Stop(id: "p2", next: Stop(id: "p3", next: nil))))
+        #expect(!RecordDecoder.readsLinkedRecords(Visit.self))
+        let visits = try store.retrieveEach(Visit.self).compactMap(\.model)
+        #expect(visits.map(\.stop.line) == [["p1"], ["p2", "p3"]])
+        #expect(try store.retrieve(Visit.self, identifier: "v2")?.stop.line == ["p2", "p3"])
+        #expect(try store.retrieveAll(Visit.self).map(\.stop.line) == [["p1"], ["p2", "p3"]])
+        // Read first by identifier: alone, then again with its links.
+        struct Call: Codable {
+            var id: String
+            var stop: Stop
+        }
+        try store.park(Call(id: "c1", stop: Stop(id: "p4", next: Stop(id: "p5", next: nil))))
+        #expect(try store.retrieve(Call.self, identifier: "c1")?.stop.line == ["p4", "p5"])
+        #expect(RecordDecoder.readsLinkedRecords(Call.self))
+    }
+
+    /// A leg that, decoded for the first time, runs `commitOnFirstDecode`: a commit made after a
+    /// read's records were taken, while its models are decoded.
+    struct Detour: Codable {
+        nonisolated(unsafe) static var commitOnFirstDecode: (() throws -> Void)?
+        var id: String
+        var stop: Stop?
+    }
+
+    @Test("Read again with their links, the models are a snapshot of the store as it is then, roots and links alike")
+    func readAgainIsASnapshot() throws {
+        let store = try RecordStore.inMemory()
+        try store.park(Detour(id: "d0", stop: nil))
+        try store.park(Detour(id: "d1", stop: Stop(id: "p1", next: nil)))
+        // While d0 decodes alone, d1 is moved to another stop and d2 added: d1 then reads a link,
+        // and the read is made again, all of it as the store is after that commit.
+        Detour.commitOnFirstDecode = {
+            try store.write { batch in
+                try batch.park(Detour(id: "d1", stop: Stop(id: "p9", next: Stop(id: "p10", next: nil))))
+                try batch.park(Detour(id: "d2", stop: Stop(id: "p1", next: nil)))
+            }
+        }
+        let detours = try store.retrieveAll(Detour.self)
+        #expect(Detour.commitOnFirstDecode == nil)
+        #expect(detours.map(\.id) == ["d0", "d1", "d2"])
+        #expect(detours.map { $0.stop?.line ?? [] } == [[], ["p9", "p10"], ["p1"]])
+    }
+
     @Test("A chain of 2,000 records fetched from the server reads whole: each model, its reference to the next")
     func longChain() throws {
         let store = try RecordStore.inMemory()
@@ -122,5 +229,17 @@ struct ChainTests {
             #expect(stops.first { $0.id == "p4" }?.line == ["p4", "p5"])
         }
         #expect(try store.retrieve(Stop.self, identifier: "p1")?.line == ["p1", "p2", "p3", "q"])
+    }
+}
+
+extension ChainTests.Detour {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        if let commit = Self.commitOnFirstDecode {
+            Self.commitOnFirstDecode = nil
+            try commit()
+        }
+        stop = try container.decodeIfPresent(ChainTests.Stop.self, forKey: .stop)
     }
 }

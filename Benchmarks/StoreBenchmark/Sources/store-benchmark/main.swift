@@ -11,7 +11,8 @@ import RecordCodable
 //     swift run -c release --package-path Benchmarks/StoreBenchmark store-benchmark --only query
 
 let quick = CommandLine.arguments.contains("--quick")
-/// `--only NAME` runs one section: basic, writers, chain, query, observation or reopen.
+/// `--only NAME` runs one section: basic, writers, chain, query, observation or reopen; and
+/// `--only chain-probe`, which no full run includes, reads one chain for a profiler.
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
     CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
 }
@@ -297,23 +298,40 @@ if selected("writers") {
     }
 }
 
-// Models chained by references, each naming the next, as the server sent them: the store follows
-// every reference to gather a model's links, plain ones too, so a chain is the worst case of that
-// walk. Its cost per model should not grow with the chain's length.
+// Models chained by references, each naming the next, as the server sent them. A model reads the
+// next as a plain reference: the store decodes each from its record alone, and walks no
+// reference. Its cost per model should not grow with the chain's length.
 struct Step: Codable, Sendable {
     var id: String
     var next: RecordReference?
     var visits: Int
 }
 
-/// A store holding a chain of `length` steps, as fetched from the server.
-func chainStore(of length: Int, in directory: URL) throws -> RecordStore {
-    let store = try RecordStore(directory: directory.appendingPathComponent("chain-\(length)"))
-    let steps = (0..<length).map {
-        Step(id: "step-\($0)", next: $0 + 1 < length ? RecordReference(recordName: "step-\($0 + 1)") : nil, visits: 0)
-    }
-    let fetched = try steps.map { step -> Record in
-        var record = try encoder.encode(step)
+// The same chain, each hop reading a linked model as well, its halt: the store gathers the records
+// the hops link to in one walk, which follows every reference, the plain ones to the next hop
+// too (a reference names no type: the walk cannot tell which ones a model reads).
+struct Halt: Codable, Sendable, LinkedRecord {
+    var id: String
+    var name: String
+}
+
+struct Hop: Codable, Sendable {
+    var id: String
+    var next: RecordReference?
+    var halt: Halt
+}
+
+/// A store holding a chain of `length` steps, or hops and their halts, as fetched from the server.
+func chainStore(of length: Int, hops: Bool = false, in directory: URL) throws -> RecordStore {
+    let store = try RecordStore(directory: directory.appendingPathComponent("chain-\(length)-\(hops)"))
+    let fetched = try (0..<length).flatMap { number -> [Record] in
+        let next = number + 1 < length ? RecordReference(recordName: "step-\(number + 1)") : nil
+        return hops
+            ? try encoder.encodeGraph(
+                Hop(id: "step-\(number)", next: next, halt: Halt(id: "halt-\(number)", name: "Halt \(number)")))
+            : [try encoder.encode(Step(id: "step-\(number)", next: next, visits: 0))]
+    }.map { record -> Record in
+        var record = record
         record.metadata = RecordMetadata(changeTag: "t1")
         return record
     }
@@ -321,23 +339,38 @@ func chainStore(of length: Int, in directory: URL) throws -> RecordStore {
     return store
 }
 
+/// `retrieveAll` of `type` over the chains of `short` (200) and `long` (2,000) timed side by side,
+/// round by round, so that both see the same moments of the machine: ten reads of the short
+/// chain against one of the long, the same number of models. Returns the last read of the long.
+func compareChains<Model: Decodable>(
+    _ type: Model.Type, _ name: String, total: String, short: RecordStore, long: RecordStore
+) throws -> [Model] {
+    var read: [Model] = []
+    let (shortTime, longTime) = try measureSideBySide(
+        operations: 2_000,
+        { for _ in 0..<10 { read = try short.retrieveAll(type) } },
+        { read = try long.retrieveAll(type) })
+    row("retrieveAll, \(name) of 200, per model", shortTime, nil, target: "")
+    row("retrieveAll, \(name) of 2,000, per model", longTime, nil, target: "")
+    // The cost of the long chain against the short one's, in total.
+    say(
+        "\("retrieveAll, \(total) against 200, total".padding(toLength: 44, withPad: " ", startingAt: 0))"
+            + "    \(String(format: "%5.1f×", longTime / shortTime * 10))                         ≤ 12×")
+    return read
+}
+
 if selected("chain") {
     try withDirectory { directory in
         let short = try chainStore(of: 200, in: directory)
         let long = try chainStore(of: 2_000, in: directory)
-        // Timed side by side, round by round, so that both see the same moments of the machine:
-        // ten reads of the short chain against one of the long, the same number of models.
-        var read: [Step] = []
-        let (shortTime, longTime) = try measureSideBySide(
-            operations: 2_000,
-            { for _ in 0..<10 { read = try short.retrieveAll(Step.self) } },
-            { read = try long.retrieveAll(Step.self) })
-        row("retrieveAll, chain of 200, per model", shortTime, nil, target: "")
-        row("retrieveAll, chain of 2,000, per model", longTime, nil, target: "")
-        // The cost of the long chain against the short one's, in total.
-        say(
-            "\("retrieveAll, 2,000-chain against 200, total".padding(toLength: 44, withPad: " ", startingAt: 0))"
-                + "    \(String(format: "%5.1f×", longTime / shortTime * 10))                         ≤ 12×")
+        var read = try compareChains(Step.self, "chain", total: "2,000-chain", short: short, long: long)
+        let hops = try compareChains(
+            Hop.self, "hop chain", total: "2,000 hops",
+            short: try chainStore(of: 200, hops: true, in: directory),
+            long: try chainStore(of: 2_000, hops: true, in: directory))
+        guard hops.count == 2_000, hops.contains(where: { $0.id == "step-1999" && $0.halt.name == "Halt 1999" }) else {
+            throw SQLiteStore.Failure(description: "the hops of the chain read back wrong")
+        }
         // Parked again, each is an update of the server's version, found through its links.
         for (length, store) in [(200, short), (2_000, long)] {
             read = try store.retrieveAll(Step.self)
@@ -345,6 +378,42 @@ if selected("chain") {
                 try store.parkAll(read.map { Step(id: $0.id, next: $0.next, visits: $0.visits + 1) })
             }
             row("parkAll again, chain of \(length), per model", parkAll, nil, target: "")
+        }
+    }
+}
+
+/// One read of the chain in `store`, for the probe: a function of its own, for callgrind's
+/// `--toggle-collect=*chainProbeRead*`.
+@inline(never)
+func chainProbeRead(_ store: RecordStore, hops: Bool) throws -> Int {
+    hops ? try store.retrieveAll(Hop.self).count : try store.retrieveAll(Step.self).count
+}
+
+// `--only chain-probe`: each chain read alone until 20,000 models were read, for a profiler
+// (callgrind's cache simulator) or for the page faults a model costs. Not part of a full run.
+if only == "chain-probe" {
+    try withDirectory { directory in
+        // `--length N` reads one chain alone.
+        let lengths =
+            CommandLine.arguments.firstIndex(of: "--length").flatMap {
+                CommandLine.arguments.indices.contains($0 + 1) ? Int(CommandLine.arguments[$0 + 1]) : nil
+            }.map { [$0] } ?? [200, 2_000]
+        // `--hops` reads the chains of hops, which read links, rather than of steps.
+        let hops = CommandLine.arguments.contains("--hops")
+        for length in lengths {
+            let store = try chainStore(of: length, hops: hops, in: directory)
+            let read = { try chainProbeRead(store, hops: hops) }
+            var count = try read()
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            let faults = usage.ru_minflt
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<(20_000 / length) { count = try read() }
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 20_000
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            say(
+                "\(hops ? "hops" : "chain") of \(length): \(microseconds(elapsed)) a model, "
+                    + "\(Double(usage.ru_minflt - faults) / 20_000) page faults a model, \(count) models")
         }
     }
 }
