@@ -34,13 +34,17 @@ struct AssetFile {
 
     /// Whether `record` holds an asset that is a local file, in a field or a field's list.
     static func anyIn(_ record: Record) -> Bool {
-        record.fields.values.contains { value in
-            switch value {
-            case .asset(let asset): asset.localFile != nil
-            case .list(let elements): elements.contains { $0.isLocalFileAsset }
-            default: false
-            }
+        var holdsOne = false
+        record.forEachField { _, value in
+            guard !holdsOne else { return }
+            holdsOne =
+                switch value {
+                case .asset(let asset): asset.localFile != nil
+                case .list(let elements): elements.contains { $0.isLocalFileAsset }
+                default: false
+                }
         }
+        return holdsOne
     }
 
     /// The field's value with this asset replaced by `uploaded`: the whole value for a field

@@ -36,14 +36,16 @@ public struct Record: Hashable, Sendable {
 
     /// The record's fields by name. A field that is absent has no value.
     ///
-    /// A record read from JSON builds this dictionary the first time it is asked for, and keeps
-    /// it; its subscript, ``subscript(_:)``, finds a field without building it.
+    /// A record read from JSON keeps its fields as read, and builds this dictionary the first time
+    /// it is asked for, then keeps it; each ask takes a lock. Its subscript, ``subscript(_:)``,
+    /// finds a field without building anything. Taking the fields `inout`, to change them, makes
+    /// the dictionary the record's own from then on.
     public var fields: [String: RecordValue] {
         get { fieldStorage.dictionary }
         _modify {
             // The dictionary is taken out of the record while it changes, so that it is not
             // shared, and changes in place.
-            var fields = fieldStorage.dictionary
+            var fields = fieldStorage.dictionaryToChange
             fieldStorage = .dictionary([:])
             defer { fieldStorage = .dictionary(fields) }
             yield &fields

@@ -3,11 +3,11 @@ import Foundation
 /// How a ``Record`` keeps its fields: as the dictionary ``Record/fields`` is, or as a reader of
 /// JSON read them, in a list.
 ///
-/// A dictionary hashes each name as it is filled, and again at each lookup: for a record read
-/// from JSON only to be decoded into a model, that is about a fifth of the work. So the JSON
-/// reader keeps the fields it reads in a list (``ReadFields``), which the decoder searches without
-/// hashing, and the dictionary is built only when someone asks for ``Record/fields``. Any change
-/// to a record's fields turns them into the dictionary, which holds them from then on.
+/// A dictionary hashes each name as it is filled, and again at each lookup, which a record read
+/// from JSON only to be decoded into a model does not need. So the JSON reader keeps the fields it
+/// reads in a list (``ReadFields``), which the decoder searches without hashing, and the
+/// dictionary is built only when someone asks for ``Record/fields``. Any change to a record's
+/// fields turns them into the dictionary, which holds them from then on.
 enum FieldStorage: Sendable {
     /// Fields set by name: by the encoder, by hand, and after any change.
     case dictionary([String: RecordValue])
@@ -19,6 +19,15 @@ enum FieldStorage: Sendable {
         switch self {
         case .dictionary(let fields): fields
         case .read(let fields): fields.dictionary
+        }
+    }
+
+    /// The fields as a dictionary to change, for a record that then holds it instead (see
+    /// ``ReadFields/dictionaryToChange``).
+    var dictionaryToChange: [String: RecordValue] {
+        switch self {
+        case .dictionary(let fields): fields
+        case .read(let fields): fields.dictionaryToChange
         }
     }
 
@@ -68,8 +77,10 @@ enum FieldStorage: Sendable {
 /// summary is looked for again among all, unless it and every name of the list are ASCII.
 ///
 /// It never changes, but for the dictionary of its fields, built on first ask and kept: a record's
-/// copies share it, on any thread, so it is set under a lock (one for all lists: it is taken once
-/// per list that is asked, and held only to read or set the kept dictionary, never to build it).
+/// copies share it, on any thread, so it is read and set under a lock, one for all lists (taken at
+/// each ask, twice on the first, and held only to read or set the kept dictionary, never to build
+/// it). A record that changes its fields takes the kept dictionary, or builds one it does not
+/// keep here: the list may still serve other copies, which have not changed.
 final class ReadFields: @unchecked Sendable {
     /// The fields, in the order read.
     private let fields: ContiguousArray<Field>
@@ -155,14 +166,28 @@ final class ReadFields: @unchecked Sendable {
         if let built { return built }
         // Built outside the lock: two threads that ask at once build the same dictionary, and the
         // first kept serves every later ask.
-        // The names are distinct (``List`` keeps each once); were two equal, the first would count,
-        // as it does for the reader, rather than stop the program.
-        let dictionary = Dictionary(fields.lazy.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let dictionary = Self.dictionary(of: fields)
         Self.lock.lock()
         defer { Self.lock.unlock() }
         if let kept = builtDictionary { return kept }
         builtDictionary = dictionary
         return dictionary
+    }
+
+    /// The fields as a dictionary to change: the one kept, or else one built and not kept, since
+    /// the record that changes it no longer holds this list.
+    var dictionaryToChange: [String: RecordValue] {
+        Self.lock.lock()
+        let built = builtDictionary
+        Self.lock.unlock()
+        return built ?? Self.dictionary(of: fields)
+    }
+
+    /// `fields` as a dictionary.
+    fileprivate static func dictionary(of fields: ContiguousArray<Field>) -> [String: RecordValue] {
+        // The names are distinct (``List`` keeps each once); were two equal, the first would count,
+        // as it does for the reader, rather than stop the program.
+        Dictionary(fields.lazy.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Fields gathered one by one, each name once, for a ``ReadFields``.
@@ -176,6 +201,9 @@ final class ReadFields: @unchecked Sendable {
         }
 
         var count: Int { fields.count }
+
+        /// The fields as a dictionary.
+        var dictionary: [String: RecordValue] { ReadFields.dictionary(of: fields) }
 
         /// Adds a field named `name`, whose ``ReadFields/summary(of:)`` is `summary` and whose text
         /// is ASCII alone when `isASCII` says so, unless the list has a field of that name; `false`

@@ -55,11 +55,4 @@ enum ByteScan {
         }
         return index
     }
-
-    /// Whether the bytes of `range` are ASCII alone.
-    @inline(__always)
-    static func isASCII(_ bytes: Span<UInt8>, _ range: Range<Int>) -> Bool {
-        let part = bytes.extracting(range)
-        return first(in: part, from: 0, marks: marksOfNonASCII, where: { $0 >= 0x80 }) == part.count
-    }
 }

@@ -234,7 +234,7 @@ struct RecordUpdate {
         try checkUnreadLinks(in: edited, of: model)
         var typeHints: [String: String] = [:]
         for (name, value) in edited.fields {
-            if let before = baseline.fields[name], before.isSameOnTheWire(as: value) { continue }
+            if let before = baseline[name], before.isSameOnTheWire(as: value) { continue }
             if keepsUnreadLink(value, inField: name) { continue }
             let value = try serverForm(of: value, inField: name, of: model)
             update.fields[name] = value
@@ -242,7 +242,7 @@ struct RecordUpdate {
             if value.isEmptyList, let typeName = original.typeName(ofField: name) { typeHints[name] = typeName }
         }
         var cleared: Set<String> = []
-        for name in baseline.fields.keys where edited.fields[name] == nil {
+        for name in baseline.fields.keys where edited[name] == nil {
             cleared.insert(name)
             if let typeName = original.typeName(ofField: name) ?? baseline.typeName(ofField: name) {
                 typeHints[name] = typeName
@@ -253,7 +253,7 @@ struct RecordUpdate {
         // A new parent is sent; an update cannot take one away (CloudKit has no null parent).
         if edited.parent != baseline.parent { update.parent = edited.parent }
         let encrypted = edited.encryptedFields.union(original.encryptedFields).union(baseline.encryptedFields)
-        update.encryptedFields = encrypted.filter { update.fields[$0] != nil || cleared.contains($0) }
+        update.encryptedFields = encrypted.filter { update[$0] != nil || cleared.contains($0) }
         return update
     }
 
@@ -270,8 +270,8 @@ struct RecordUpdate {
     ///   assets where the server keeps assets, which the server refuses.
     private func serverForm(of value: RecordValue, inField name: String, of model: Any) throws -> RecordValue {
         var value = value
-        if case .list(let elements) = value, case .list(let stored)? = original.fields[name],
-            case .list(let written)? = baseline.fields[name], stored.count == written.count,
+        if case .list(let elements) = value, case .list(let stored)? = original[name],
+            case .list(let written)? = baseline[name], stored.count == written.count,
             zip(stored, written).contains(where: { !$0.isSameOnTheWire(as: $1) })
         {
             let kept = KeptListElements(written: written, stored: stored).list(keptFrom: elements)
@@ -301,7 +301,7 @@ struct RecordUpdate {
     /// baseline could not read. Links are compared by the record they name: the encoder writes
     /// its own action and zone, and the server's stay as they are.
     private func keepsUnreadLink(_ value: RecordValue, inField name: String) -> Bool {
-        guard unreadLinks.contains(name), case .reference(let link) = original.fields[name],
+        guard unreadLinks.contains(name), case .reference(let link) = original[name],
             case .reference(let written) = value
         else { return false }
         return written.recordName == link.recordName
@@ -311,8 +311,8 @@ struct RecordUpdate {
     /// does not write: whether it was removed cannot be told.
     private func checkUnreadLinks(in edited: Record, of model: Any) throws {
         guard !keepsUnreadLinks else { return }
-        for name in unreadLinks where edited.fields[name] == nil {
-            guard case .reference(let link) = original.fields[name] else { continue }
+        for name in unreadLinks where edited[name] == nil {
+            guard case .reference(let link) = original[name] else { continue }
             throw EncodingError.invalid(
                 model, at: [AnyCodingKey(stringValue: name)],
                 "The record being updated links field '\(name)' to record '\(link.recordName)', which was not given, "

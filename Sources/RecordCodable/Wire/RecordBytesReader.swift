@@ -77,7 +77,9 @@ enum RecordBytesReader {
         let metadata = WireRecord.metadata(
             changeTag: changeTag, created: created, modified: modified, zoneID: zoneID, deleted: deleted)
         var record =
-            if let fields, fields.list.count > 0 {
+            if let dictionary = fields?.dictionary {
+                Record(recordType: recordType ?? "", recordName: recordName, fields: dictionary, metadata: metadata)
+            } else if let fields, fields.list.count > 0 {
                 Record(
                     recordType: recordType ?? "", recordName: recordName, readFields: ReadFields(fields.list),
                     metadata: metadata)
@@ -94,12 +96,27 @@ enum RecordBytesReader {
     /// record keeps.
     private struct Fields {
         var list = ReadFields.List(capacity: 16)
+        /// The fields, once there are more than a list keeps: a dictionary, as the record keeps them.
+        var dictionary: [String: RecordValue]?
         var typeHints: [String: String] = [:]
+
+        /// Adds a field named `name` (its ``ReadFields/summary(of:)`` and whether it is ASCII
+        /// alone given), unless one of that name is there; `false` then.
+        mutating func add(_ name: String, summary: UInt32, isASCII: Bool, _ value: RecordValue) -> Bool {
+            if dictionary == nil, list.count < RecordBytesReader.maximumListedFields {
+                return list.append(name, summary: summary, isASCII: isASCII, value)
+            }
+            var fields = dictionary.take() ?? list.dictionary
+            let added = fields.updateValue(value, forKey: name) == nil
+            dictionary = fields
+            return added
+        }
     }
 
-    /// The most fields a record read here has: its fields are searched one by one, for a name given
-    /// twice and by the decoder, so a record of more is read the general way, into a dictionary.
-    static let maximumFieldCount = 64
+    /// The most fields a record read here keeps in a list: its fields are searched one by one, for
+    /// a name given twice and by the decoder, so the fields of a record of more are moved into a
+    /// dictionary, which hashes each name.
+    static let maximumListedFields = 64
 
     /// The fields object at `index`, its names found in `names`.
     private static func fields(_ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup) -> Fields? {
@@ -107,11 +124,10 @@ enum RecordBytesReader {
         var fields = Fields()
         if closes(UInt8(ascii: "}"), bytes, &index) { return fields }
         repeat {
-            guard fields.list.count < maximumFieldCount,
-                let (name, summary, isASCII) = fieldName(bytes, &index, &names),
+            guard let (name, summary, isASCII) = fieldName(bytes, &index, &names),
                 consume(UInt8(ascii: ":"), bytes, &index), let (value, spelled) = field(bytes, &index),
                 // A name given twice is the general way's to read.
-                fields.list.append(name, summary: summary, isASCII: isASCII, value)
+                fields.add(name, summary: summary, isASCII: isASCII, value)
             else { return nil }
             // An empty list keeps the type the server has for its field.
             if value.isEmptyList { fields.typeHints[name] = spelled.plainName }
@@ -131,9 +147,10 @@ enum RecordBytesReader {
             let name = JSONTape.string(in: bytes, content, isPlain: false)
             return (name, ReadFields.summary(of: name), ReadFields.isASCII(name))
         }
-        // Plain text: the name's UTF-8 bytes are the text's.
+        // Plain text is ASCII without escapes (`JSONTapeParser.stringEnd`): the name's UTF-8 bytes
+        // are the text's.
         let summary = ReadFields.summary(count: content.count, first: content.isEmpty ? 0 : bytes[content.lowerBound])
-        return (names.name(bytes, content), summary, ByteScan.isASCII(bytes, content))
+        return (names.name(bytes, content), summary, true)
     }
 
     /// The field object at `index`: its type and its value, in either order, and nothing else.

@@ -28,7 +28,7 @@ extension WireRecord {
     static func encode(_ record: Record, to encoder: any Encoder) throws {
         var shell = record
         shell.fields = [:]
-        guard !record.fields.isEmpty,
+        guard record.fieldStorage.count > 0,
             let members = try? object(for: shell, at: encoder.codingPath, as: .stored),
             members["fields"] == .object([:])
         else {

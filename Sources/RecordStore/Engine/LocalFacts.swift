@@ -68,6 +68,9 @@ struct LocalFacts: Hashable {
 
     /// `record`, as read from its JSON, with these facts put back.
     func restore(into record: inout Record) {
+        // Taking the fields inout, even to change nothing, would turn a record read from JSON,
+        // whose fields are kept as read, into a dictionary.
+        guard !isEmpty else { return }
         restore(into: &record.fields)
     }
 

@@ -362,7 +362,7 @@ extension Record {
     func keepingLocalFiles(of local: Record) -> Record {
         var record = self
         for (name, value) in fields {
-            guard let localValue = local.fields[name] else { continue }
+            guard let localValue = local[name] else { continue }
             switch (value, localValue) {
             case (.asset(let asset), .asset(let localAsset)):
                 record.fields[name] = .asset(asset.keepingFile(of: localAsset))

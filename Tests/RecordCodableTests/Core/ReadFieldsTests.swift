@@ -92,15 +92,36 @@ struct ReadFieldsTests {
         #expect(!Self.keepsFieldsAsRead(record))
     }
 
-    @Test("Up to 64 fields are kept as read; a record of more is read into a dictionary, the same record")
+    @Test("Up to 64 fields are kept as read; a record of more is read straight into a dictionary, the same record")
     func manyFields() throws {
         for count in [63, 64, 65, 200] {
             let fields = (0..<count).map { #""f\#($0)":{"type":"INT64","value":\#($0)}"# }.joined(separator: ",")
-            let record = try Self.read(Self.document(fields))
-            #expect(Self.keepsFieldsAsRead(record) == (count <= RecordBytesReader.maximumFieldCount))
+            let data = Self.document(fields)
+            // Read straight from its bytes, not the general way, at any width.
+            #expect(RecordBytesReader.record(from: data) != nil)
+            let record = try Self.read(data)
+            #expect(Self.keepsFieldsAsRead(record) == (count <= RecordBytesReader.maximumListedFields))
             #expect(record.fields.count == count)
             for index in 0..<count { #expect(record["f\(index)"] == .int64(Int64(index))) }
         }
+        // A name given twice past the list is still the general way's.
+        let twice = (0..<70).map { #""f\#($0 % 69)":{"type":"INT64","value":\#($0)}"# }.joined(separator: ",")
+        #expect(RecordBytesReader.record(from: Self.document(twice)) == nil)
+        #expect(try Self.read(Self.document(twice)).fields.count == 69)
+    }
+
+    @Test("A page with a record of more than 64 fields among others is read straight, each record as alone")
+    func pageWithAWideRecord() throws {
+        let wide = (0..<65).map { #""f\#($0)":{"type":"INT64","value":\#($0)}"# }.joined(separator: ",")
+        let narrow = #""title":\#(Self.string("Hello"))"#
+        let records = [wide, narrow].enumerated().map { place, fields in
+            #"{"recordName":"N\#(place)","recordType":"Note","fields":{\#(fields)}}"#
+        }
+        let body = Data(#"{"records":[\#(records.joined(separator: ","))]}"#.utf8)
+        #expect(RecordsQueryResponse.straight(from: body) != nil)
+        let page = try RecordJSONDecoder().decode(RecordsQueryResponse.self, from: body)
+        #expect(page == (try JSONDecoder().decode(RecordsQueryResponse.self, from: body)))
+        #expect(page.records.compactMap(\.record).map(\.fields.count) == [65, 1])
     }
 
     @Test("A record read and one built by hand with the same fields are equal, and hash alike")
@@ -132,6 +153,52 @@ struct ReadFieldsTests {
         replaced.fields = [:]
         #expect(replaced.fields.isEmpty && replaced["title"] == nil)
         #expect(original.fields.count == 2)
+    }
+
+    @Test("A change through the fields taken inout that throws keeps what it changed, in that record alone")
+    func throwingChange() throws {
+        struct Stop: Error {}
+        func change(_ fields: inout [String: RecordValue]) throws {
+            fields["added"] = .int64(1)
+            throw Stop()
+        }
+        let original = try Self.read(Self.document(#""title":\#(Self.string("Hello"))"#))
+        var edited = original
+        #expect(throws: Stop.self) { try change(&edited.fields) }
+        #expect(edited.fields == ["title": .string("Hello"), "added": .int64(1)])
+        #expect(original.fields == ["title": .string("Hello")])
+    }
+
+    @Test("Changing a copy leaves the original's list without a dictionary kept for it")
+    func changingACopyKeepsNoDictionary() throws {
+        // Read without comparing it, which would ask for the dictionary.
+        let original = try RecordJSONDecoder().decode(
+            Record.self, from: Self.document(#""title":\#(Self.string("Hello"))"#))
+        var edited = original
+        edited["title"] = .string("Bye")
+        guard case .read(let list) = original.fieldStorage else {
+            Issue.record("the original keeps its fields as read")
+            return
+        }
+        let kept = Mirror(reflecting: list).children.first { $0.label == "builtDictionary" }.map { "\($0.value)" }
+        #expect(kept == "nil")
+        #expect(original["title"] == .string("Hello") && edited["title"] == .string("Bye"))
+    }
+
+    @Test("A name given escaped and plain is one name given twice, read the general way")
+    func escapedAndPlainName() throws {
+        let data = Self.document(#""a":\#(Self.string("1")),"\u0061":\#(Self.string("2"))"#)
+        #expect(RecordBytesReader.record(from: data) == nil)
+        #expect(try Self.read(data).fields.count == 1)
+    }
+
+    @Test("Two read records whose names are the same text in other bytes are equal, and hash alike")
+    func equalAcrossBytes() throws {
+        let composed = try Self.read(Self.document(#""caf\u00e9":\#(Self.string("open"))"#))
+        let decomposed = try Self.read(Self.document(#""cafe\u0301":\#(Self.string("open"))"#))
+        #expect(Self.keepsFieldsAsRead(composed) && Self.keepsFieldsAsRead(decomposed))
+        #expect(composed == decomposed)
+        #expect(composed.hashValue == decomposed.hashValue)
     }
 
     @Test("Many tasks asking a read record's fields at once all get the same dictionary")
