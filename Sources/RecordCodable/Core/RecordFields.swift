@@ -160,10 +160,7 @@ final class ReadFields: @unchecked Sendable {
 
     /// The fields as a dictionary: built the first time it is asked for, and kept.
     var dictionary: [String: RecordValue] {
-        Self.lock.lock()
-        let built = builtDictionary
-        Self.lock.unlock()
-        if let built { return built }
+        if let kept = keptDictionary { return kept }
         // Built outside the lock: two threads that ask at once build the same dictionary, and the
         // first kept serves every later ask.
         let dictionary = Self.dictionary(of: fields)
@@ -177,10 +174,14 @@ final class ReadFields: @unchecked Sendable {
     /// The fields as a dictionary to change: the one kept, or else one built and not kept, since
     /// the record that changes it no longer holds this list.
     var dictionaryToChange: [String: RecordValue] {
+        keptDictionary ?? Self.dictionary(of: fields)
+    }
+
+    /// The dictionary kept, if one was built.
+    private var keptDictionary: [String: RecordValue]? {
         Self.lock.lock()
-        let built = builtDictionary
-        Self.lock.unlock()
-        return built ?? Self.dictionary(of: fields)
+        defer { Self.lock.unlock() }
+        return builtDictionary
     }
 
     /// `fields` as a dictionary.

@@ -143,14 +143,11 @@ enum RecordBytesReader {
         _ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup
     ) -> (String, summary: UInt32, isASCII: Bool)? {
         guard let (content, isPlain) = stringContent(bytes, &index) else { return nil }
-        guard isPlain else {
-            let name = JSONTape.string(in: bytes, content, isPlain: false)
-            return (name, ReadFields.summary(of: name), ReadFields.isASCII(name))
-        }
-        // Plain text is ASCII without escapes (`JSONTapeParser.stringEnd`): the name's UTF-8 bytes
-        // are the text's.
+        let name = name(bytes, content, isPlain: isPlain, &names)
+        guard isPlain else { return (name, ReadFields.summary(of: name), ReadFields.isASCII(name)) }
+        // Plain text is ASCII without escapes: the name's UTF-8 bytes are the text's.
         let summary = ReadFields.summary(count: content.count, first: content.isEmpty ? 0 : bytes[content.lowerBound])
-        return (names.name(bytes, content), summary, true)
+        return (name, summary, true)
     }
 
     /// The field object at `index`: its type and its value, in either order, and nothing else.
@@ -397,8 +394,8 @@ enum RecordBytesReader {
         return content
     }
 
-    /// The place of the content of the string at `index`, and whether it is plain text (no
-    /// escapes); steps over the string.
+    /// The place of the content of the string at `index`, and whether it is plain text (ASCII
+    /// without escapes, as `JSONTapeParser.stringEnd` says); steps over the string.
     @inline(__always)
     private static func stringContent(_ bytes: Bytes, _ index: inout Int) -> (Range<Int>, isPlain: Bool)? {
         index = JSONTapeParser.skipWhitespace(bytes, from: index)
@@ -422,7 +419,15 @@ enum RecordBytesReader {
     @inline(__always)
     private static func plainName(_ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup) -> String? {
         guard let (content, isPlain) = stringContent(bytes, &index) else { return nil }
-        return isPlain ? names.name(bytes, content) : JSONTape.string(in: bytes, content, isPlain: false)
+        return name(bytes, content, isPlain: isPlain, &names)
+    }
+
+    /// The string whose content is `content`, found in `names` when it is plain text.
+    @inline(__always)
+    private static func name(
+        _ bytes: Bytes, _ content: Range<Int>, isPlain: Bool, _ names: inout FieldNameLookup
+    ) -> String {
+        isPlain ? names.name(bytes, content) : JSONTape.string(in: bytes, content, isPlain: false)
     }
 
     /// The literal `true` or `false` at `index`.

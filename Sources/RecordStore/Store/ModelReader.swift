@@ -104,11 +104,7 @@ struct ModelReader {
             }
             let named = try records(named: target)
             if named.isEmpty { continue }
-            if byName[target.name] == nil {
-                byName[target.name] = named
-            } else {
-                byName[target.name]?.append(contentsOf: named)
-            }
+            byName[target.name, default: []].append(contentsOf: named)
             for record in named { waiting += record.references.map { ($0, target.zone) } }
         }
         return (byName, reachesANameInTwoZones)
@@ -171,6 +167,8 @@ struct ModelReader {
         _ type: Model.Type, alone count: Int, decoder: RecordDecoder,
         root: (_ place: Int) throws -> (key: RecordKey, record: Record)
     ) throws -> [Model]? {
+        // A loop of its own, as in `models(_:from:linkedRecords:decoder:)`: not a map of
+        // `results`, which would wrap each model and copy it again.
         var models: [Model] = []
         models.reserveCapacity(count)
         for place in 0..<count {
@@ -237,18 +235,7 @@ struct ModelReader {
 
 extension Record {
     /// Whether the record's fields hold a reference, alone or in a list.
-    var holdsReferences: Bool {
-        var holds = false
-        forEachField { _, value in
-            guard !holds else { return }
-            switch value {
-            case .reference: holds = true
-            case .list(let elements): holds = elements.contains { if case .reference = $0 { true } else { false } }
-            default: break
-            }
-        }
-        return holds
-    }
+    var holdsReferences: Bool { !references.isEmpty }
 
     /// The references the record's fields hold, alone or in lists.
     var references: [RecordReference] {
