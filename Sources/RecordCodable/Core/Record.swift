@@ -215,6 +215,13 @@ public struct Record: Hashable, Sendable {
         set { fields[field] = newValue }
     }
 
+    /// Whether the record keeps only its fields' values, and takes their names from an earlier
+    /// record of its page that named the same fields (see ``ReadFields``).
+    var sharesNames: Bool {
+        if case .read(let fields) = fieldStorage { return fields.sharesNames }
+        return false
+    }
+
     /// Calls `body` with each field's name and value, in no particular order: for a record read
     /// from JSON, without building ``fields``.
     package func forEachField(_ body: (_ name: String, _ value: RecordValue) throws -> Void) rethrows {

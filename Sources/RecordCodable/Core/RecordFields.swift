@@ -76,14 +76,23 @@ enum FieldStorage: Sendable {
 /// of other bytes (`"é"` composed or not, the Kelvin sign and `"K"`), so a name not found by its
 /// summary is looked for again among all, unless it and every name of the list are ASCII.
 ///
+/// The records of a page most often name the same fields in the same order. A record whose names
+/// are all those of the record read before it, in the same order, keeps only its values, and
+/// takes its names from that record's fields (``List``): a page of such records holds each name
+/// once.
+///
 /// It never changes, but for the dictionary of its fields, built on first ask and kept: a record's
 /// copies share it, on any thread, so it is read and set under a lock, one for all lists (taken at
 /// each ask, twice on the first, and held only to read or set the kept dictionary, never to build
 /// it). A record that changes its fields takes the kept dictionary, or builds one it does not
 /// keep here: the list may still serve other copies, which have not changed.
 final class ReadFields: @unchecked Sendable {
-    /// The fields, in the order read.
+    /// The fields, in the order read: this record's own, or, when `sharedValues` holds its
+    /// values, those of an earlier record of its page that named the same fields, for their names.
     private let fields: ContiguousArray<Field>
+    /// The values, one for each of `fields`, of a record that takes its names from another's
+    /// fields; `nil` for a record whose `fields` are its own.
+    private let sharedValues: ContiguousArray<RecordValue>?
     /// Whether a name holds more than ASCII.
     private let hasUnicodeNames: Bool
 
@@ -92,36 +101,48 @@ final class ReadFields: @unchecked Sendable {
     private var builtDictionary: [String: RecordValue]?
     private static let lock = NSLock()
 
-    /// A field: its name, the name's ``summary(of:)``, and its value.
+    /// A field: its name, its value, and the name's ``summary(of:)``.
+    ///
+    /// In this order the summary takes the room the value leaves after its last byte (17 bytes in
+    /// 24): a field is 40 bytes, where in the order name, summary, value it is 48. A page of
+    /// records holds thousands, all alive at once.
     struct Field {
         let name: String
-        let summary: UInt32
         let value: RecordValue
+        let summary: UInt32
     }
 
     /// The fields that `list` gathered.
-    init(_ list: List) {
-        fields = list.fields
-        hasUnicodeNames = list.hasUnicodeNames
+    init(_ list: consuming List) {
+        (fields, sharedValues, hasUnicodeNames) = list.finished()
     }
 
     /// The number of fields.
     var count: Int { fields.count }
+
+    /// Whether the names are another record's.
+    var sharesNames: Bool { sharedValues != nil }
 
     /// The fields' names, in the order read.
     var names: [String] { fields.map(\.name) }
 
     /// Calls `body` with each field's name and value, in the order read.
     func forEach(_ body: (_ name: String, _ value: RecordValue) throws -> Void) rethrows {
-        for field in fields { try body(field.name, field.value) }
+        guard let sharedValues else {
+            for field in fields { try body(field.name, field.value) }
+            return
+        }
+        for (field, value) in zip(fields, sharedValues) { try body(field.name, value) }
     }
 
     /// The value of the field named `name`.
     func value(named name: String) -> RecordValue? {
-        Self.place(
+        let place = Self.place(
             of: name, summary: Self.summary(of: name), isASCII: Self.isASCII(name), in: fields,
-            hasUnicodeNames: hasUnicodeNames
-        ).map { fields[$0].value }
+            hasUnicodeNames: hasUnicodeNames)
+        guard let place else { return nil }
+        guard let sharedValues else { return fields[place].value }
+        return place < sharedValues.count ? sharedValues[place] : nil
     }
 
     /// The place in `fields` of the one named `name`, if any, where `summary` is the name's
@@ -163,7 +184,7 @@ final class ReadFields: @unchecked Sendable {
         if let kept = keptDictionary { return kept }
         // Built outside the lock: two threads that ask at once build the same dictionary, and the
         // first kept serves every later ask.
-        let dictionary = Self.dictionary(of: fields)
+        let dictionary = builtNow
         Self.lock.lock()
         defer { Self.lock.unlock() }
         if let kept = builtDictionary { return kept }
@@ -174,7 +195,7 @@ final class ReadFields: @unchecked Sendable {
     /// The fields as a dictionary to change: the one kept, or else one built and not kept, since
     /// the record that changes it no longer holds this list.
     var dictionaryToChange: [String: RecordValue] {
-        keptDictionary ?? Self.dictionary(of: fields)
+        keptDictionary ?? builtNow
     }
 
     /// The dictionary kept, if one was built.
@@ -184,40 +205,218 @@ final class ReadFields: @unchecked Sendable {
         return builtDictionary
     }
 
-    /// `fields` as a dictionary.
-    fileprivate static func dictionary(of fields: ContiguousArray<Field>) -> [String: RecordValue] {
-        // The names are distinct (``List`` keeps each once); were two equal, the first would count,
-        // as it does for the reader, rather than stop the program.
-        Dictionary(fields.lazy.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+    /// The fields as a dictionary, built now.
+    private var builtNow: [String: RecordValue] {
+        guard let sharedValues else { return Self.dictionary(of: fields) }
+        return Self.dictionary(zip(fields.lazy.map(\.name), sharedValues))
     }
 
-    /// Fields gathered one by one, each name once, for a ``ReadFields``.
+    /// `fields` as a dictionary.
+    fileprivate static func dictionary(of fields: ContiguousArray<Field>) -> [String: RecordValue] {
+        dictionary(fields.lazy.map { ($0.name, $0.value) })
+    }
+
+    /// `fields`, pairs of a name and a value, as a dictionary.
+    private static func dictionary(
+        _ fields: some Sequence<(String, RecordValue)>
+    ) -> [String: RecordValue] {
+        // The names are distinct (``List`` keeps each once); were two equal, the first would count,
+        // as it does for the reader, rather than stop the program.
+        Dictionary(fields, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Fields gathered one by one, each name once, for a ``ReadFields``: while a record names the
+    /// fields that the record read before it named, in the same order, it gathers only values, to
+    /// take its names from that record's fields.
     struct List {
+        /// The fields of the record read before, whose names this record shares while they match
+        /// (none for a record read alone), the plain text of each name, and whether a name is not
+        /// ASCII alone.
+        private let previousFields: ContiguousArray<Field>
+        private let previousTexts: ContiguousArray<NameText>
+        private let previousHasUnicodeNames: Bool
+        /// Whether every name so far is the previous record's name at the same place; the values
+        /// are then in `values`, and `fields` is empty.
+        private(set) var namesArePrevious: Bool
+        /// The fields, once a name is not the previous record's: those before it, then the rest.
         fileprivate private(set) var fields: ContiguousArray<Field> = []
+        /// The values, while every name is the previous record's.
+        private var values: ContiguousArray<RecordValue> = []
         fileprivate private(set) var hasUnicodeNames = false
 
-        /// An empty list, with room for `capacity` fields.
-        init(capacity: Int) {
-            fields.reserveCapacity(capacity)
+        /// An empty list, whose names are matched against those of the record read before,
+        /// `previous`, when there is one.
+        init(after previous: SharedNames?) {
+            previousFields = previous?.fields ?? []
+            previousTexts = previous?.texts ?? []
+            previousHasUnicodeNames = previous?.hasUnicodeNames ?? false
+            namesArePrevious = !previousFields.isEmpty
+            if namesArePrevious {
+                values.reserveCapacity(previousFields.count)
+            } else {
+                fields.reserveCapacity(16)
+            }
         }
 
-        var count: Int { fields.count }
+        var count: Int { namesArePrevious ? values.count : fields.count }
+
+        /// Whether the names are all the previous record's, every one of them.
+        var namesAreAllPrevious: Bool {
+            namesArePrevious && values.count == previousFields.count
+        }
 
         /// The fields as a dictionary.
-        var dictionary: [String: RecordValue] { ReadFields.dictionary(of: fields) }
+        var dictionary: [String: RecordValue] { ReadFields.dictionary(of: ownFields()) }
+
+        /// The previous record's name at the place of the next field, when the text `range` of
+        /// `bytes` is that name's plain text, as long as every name so far has been the previous
+        /// record's; `nil` otherwise. Only plain text (ASCII without escapes) is matched: text with
+        /// an escape may read to a name of other bytes.
+        @inline(__always)
+        func previousName(_ bytes: Span<UInt8>, _ range: Range<Int>) -> String? {
+            let place = values.count
+            guard namesArePrevious, place < previousTexts.count, place < previousFields.count,
+                previousTexts[place].isStart(of: bytes, range)
+            else { return nil }
+            let name = previousFields[place].name
+            return range.count <= 16 || NameText.isPlainText(of: name, past16Of: bytes, range) ? name : nil
+        }
+
+        /// Adds the value of the field that ``previousName(_:_:)`` named: distinct from the names
+        /// before it, which are the previous record's too.
+        @inline(__always)
+        mutating func appendPrevious(_ value: RecordValue) {
+            values.append(value)
+        }
 
         /// Adds a field named `name`, whose ``ReadFields/summary(of:)`` is `summary` and whose text
         /// is ASCII alone when `isASCII` says so, unless the list has a field of that name; `false`
         /// then.
+        @inline(__always)
         mutating func append(_ name: String, summary: UInt32, isASCII: Bool, _ value: RecordValue) -> Bool {
+            if namesArePrevious { becomeOwn() }
             assert(summary == ReadFields.summary(of: name) && isASCII == ReadFields.isASCII(name), "the name's facts")
             guard
                 ReadFields.place(
                     of: name, summary: summary, isASCII: isASCII, in: fields, hasUnicodeNames: hasUnicodeNames) == nil
             else { return false }
-            fields.append(Field(name: name, summary: summary, value: value))
+            fields.append(Field(name: name, value: value, summary: summary))
             hasUnicodeNames = hasUnicodeNames || !isASCII
             return true
         }
+
+        /// Turns the values gathered so far, with the previous record's names, into fields of
+        /// this record's own.
+        @inline(never)
+        private mutating func becomeOwn() {
+            fields = ownFields()
+            fields.reserveCapacity(max(16, fields.count + 1))
+            hasUnicodeNames = fields.contains { !ReadFields.isASCII($0.name) }
+            values = []
+            namesArePrevious = false
+        }
+
+        /// The fields so far, each with its name and its value.
+        private func ownFields() -> ContiguousArray<Field> {
+            guard namesArePrevious else { return fields }
+            var own = ContiguousArray<Field>()
+            own.reserveCapacity(values.count)
+            for (field, value) in zip(previousFields, values) {
+                own.append(Field(name: field.name, value: value, summary: field.summary))
+            }
+            return own
+        }
+
+        /// The fields, the values kept apart when the names are all the previous record's, and
+        /// whether a name is not ASCII alone.
+        fileprivate consuming func finished() -> (
+            fields: ContiguousArray<Field>, sharedValues: ContiguousArray<RecordValue>?, hasUnicodeNames: Bool
+        ) {
+            if namesAreAllPrevious {
+                return (previousFields, values, previousHasUnicodeNames)
+            }
+            let fields = ownFields()
+            return (fields, nil, namesArePrevious ? fields.contains { !ReadFields.isASCII($0.name) } : hasUnicodeNames)
+        }
+    }
+
+    /// The names of a record's fields, for the record read after it to match its own against and
+    /// share: the record's fields themselves, and the plain text of each name.
+    struct SharedNames {
+        /// The fields, for their names.
+        fileprivate let fields: ContiguousArray<Field>
+        fileprivate let hasUnicodeNames: Bool
+        /// The plain text of each name (see ``NameText``).
+        fileprivate let texts: ContiguousArray<NameText>
+
+        /// The fields of a record read, for their names.
+        init(_ readFields: ReadFields) {
+            fields = readFields.fields
+            hasUnicodeNames = readFields.hasUnicodeNames
+            texts = ContiguousArray(fields.lazy.map { NameText(plainName: $0.name) })
+        }
+    }
+}
+
+/// The text of a name in JSON, between its quotes, as much of it as a name is first told apart by:
+/// its length, and its first 16 bytes as two words of bytes (the first byte lowest, zeros past the
+/// end).
+///
+/// Only plain text is matched: ASCII without escapes, whose bytes are the name's UTF-8 bytes, so
+/// that text whose bytes are a name's reads to that very name. A name of more than 16 bytes is
+/// told apart from there by its own bytes (``isPlainText(of:past16Of:_:)``).
+struct NameText: Sendable {
+    let head: UInt64
+    let tail: UInt64
+    /// The length in bytes, or -1 for a name no text is matched against.
+    let count: Int
+
+    /// The text `range` of `bytes`.
+    @inline(__always)
+    init(_ bytes: Span<UInt8>, _ range: Range<Int>) {
+        let first = range.lowerBound..<range.lowerBound + min(range.count, 16)
+        (head, tail) = ByteScan.words(bytes, first) ?? (0, 0)
+        count = range.count
+    }
+
+    /// The plain text of `name`: its UTF-8 bytes, when it is ASCII; otherwise a text that matches
+    /// none.
+    init(plainName name: String) {
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        var count = 0
+        for byte in name.utf8 {
+            guard byte < 0x80 else {
+                (self.head, self.tail, self.count) = (0, 0, -1)
+                return
+            }
+            if count < 8 {
+                head |= UInt64(byte) << UInt64(count * 8)
+            } else if count < 16 {
+                tail |= UInt64(byte) << UInt64((count - 8) * 8)
+            }
+            count += 1
+        }
+        (self.head, self.tail, self.count) = (head, tail, count)
+    }
+
+    /// Whether the text `range` of `bytes` has this text's length and first 16 bytes.
+    @inline(__always)
+    func isStart(of bytes: Span<UInt8>, _ range: Range<Int>) -> Bool {
+        guard range.count == count else { return false }
+        let text = NameText(bytes, range)
+        return text.head == head && text.tail == tail
+    }
+
+    /// Whether the bytes of `range` of `bytes` past its first 16 are those of `name` past its
+    /// first 16.
+    static func isPlainText(of name: String, past16Of bytes: Span<UInt8>, _ range: Range<Int>) -> Bool {
+        var index = range.lowerBound
+        for byte in name.utf8 {
+            guard index < range.upperBound else { return false }
+            if index - range.lowerBound >= 16, bytes[index] != byte { return false }
+            index += 1
+        }
+        return index == range.upperBound
     }
 }

@@ -55,4 +55,41 @@ enum ByteScan {
         }
         return index
     }
+
+    /// The bytes of `range` of `bytes`, at most 16 of them, as two words, the first byte lowest
+    /// and zeros past the end: what a short name is compared and hashed by. `nil` for a longer
+    /// range.
+    @inline(__always)
+    static func words(_ bytes: Span<UInt8>, _ range: Range<Int>) -> (head: UInt64, tail: UInt64)? {
+        let count = range.count
+        guard count <= 16 else { return nil }
+        guard range.lowerBound + 16 <= bytes.count else { return wordsByByte(bytes, range) }
+        let first = word(bytes, at: range.lowerBound)
+        let second = word(bytes, at: range.lowerBound + 8)
+        if count <= 8 { return (first & mask(count), 0) }
+        return (first, second & mask(count - 8))
+    }
+
+    /// The words of a range too near the end of the text to be read as two words, such as a
+    /// record's type, its last member: byte by byte.
+    @inline(never)
+    private static func wordsByByte(_ bytes: Span<UInt8>, _ range: Range<Int>) -> (head: UInt64, tail: UInt64) {
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        for offset in 0..<range.count {
+            let byte = UInt64(bytes[range.lowerBound + offset])
+            if offset < 8 {
+                head |= byte << UInt64(offset * 8)
+            } else {
+                tail |= byte << UInt64((offset - 8) * 8)
+            }
+        }
+        return (head, tail)
+    }
+
+    /// The low `count` bytes of a word, for `count` from 0 to 8.
+    @inline(__always)
+    private static func mask(_ count: Int) -> UInt64 {
+        count >= 8 ? ~0 : (1 << UInt64(count * 8)) &- 1
+    }
 }

@@ -127,9 +127,12 @@ enum RecordPageBytesReader {
     private static func records(_ bytes: Bytes, _ index: inout Int, into records: inout [RecordResult]) -> Bool {
         guard Reader.consume(UInt8(ascii: "["), bytes, &index) else { return false }
         if Reader.closes(UInt8(ascii: "]"), bytes, &index) { return true }
+        // The records of a page most often have one type and name the same fields in the same
+        // order: each shares the names of the one before while they match.
+        var precedent = Reader.Precedent(follows: true)
         repeat {
             let start = index
-            guard let record = Reader.record(bytes, &index) else { return false }
+            guard let record = Reader.record(bytes, &index, after: &precedent) else { return false }
             if records.isEmpty {
                 // Room at once for as many records as the rest of the bytes hold at the first's
                 // length, up to a bound that no short first record can stretch: growing by

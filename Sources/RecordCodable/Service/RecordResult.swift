@@ -3,13 +3,16 @@ import Foundation
 /// One entry of a page of records in a response: the record, the server's reason for not
 /// returning it, or a record that came but could not be read.
 public enum RecordResult: Hashable, Sendable {
+    // The two cases other than a record are stored indirectly: inline, an error (152 bytes) or an
+    // unreadable record (200) would make every entry of a page that size, where a record is 72.
+
     /// The record as the server has it, with its new change tag and timestamps.
     case success(Record)
     /// Why the operation on this record failed.
-    case failure(RecordServerError)
+    indirect case failure(RecordServerError)
     /// A record the server returned that this package cannot read, such as one with a field of a
     /// type newer than the package. The other records of the page are read all the same.
-    case unreadable(UnreadableRecord)
+    indirect case unreadable(UnreadableRecord)
 
     /// The record, or `nil` for a failure or an unreadable record.
     public var record: Record? {

@@ -64,63 +64,30 @@ final class FieldNameTable: @unchecked Sendable {
         // Fibonacci hashing of the two words mixed: the top bits of the product.
         Int(truncatingIfNeeded: ((head &+ tail &* 0x9E37_79B9_7F4A_7C15) &* 0x9E37_79B9_7F4A_7C15) >> 56)
     }
-
-    /// The words of the plain text `range` of `bytes`, when it is at most 16 bytes long; `nil`
-    /// otherwise.
-    @inline(__always)
-    static func words(_ bytes: Span<UInt8>, _ range: Range<Int>) -> (head: UInt64, tail: UInt64)? {
-        let count = range.count
-        guard count <= 16 else { return nil }
-        guard range.lowerBound + 16 <= bytes.count else { return wordsByByte(bytes, range) }
-        let first = ByteScan.word(bytes, at: range.lowerBound)
-        let second = ByteScan.word(bytes, at: range.lowerBound + 8)
-        if count <= 8 { return (first & mask(count), 0) }
-        return (first, second & mask(count - 8))
-    }
-
-    /// The words of a name too near the end of the text to be read as two words, such as a
-    /// record's type, its last member: byte by byte.
-    @inline(never)
-    private static func wordsByByte(_ bytes: Span<UInt8>, _ range: Range<Int>) -> (head: UInt64, tail: UInt64) {
-        var head: UInt64 = 0
-        var tail: UInt64 = 0
-        for offset in 0..<range.count {
-            let byte = UInt64(bytes[range.lowerBound + offset])
-            if offset < 8 {
-                head |= byte << UInt64(offset * 8)
-            } else {
-                tail |= byte << UInt64((offset - 8) * 8)
-            }
-        }
-        return (head, tail)
-    }
-
-    /// The low `count` bytes of a word, for `count` from 0 to 8.
-    @inline(__always)
-    private static func mask(_ count: Int) -> UInt64 {
-        count >= 8 ? ~0 : (1 << UInt64(count * 8)) &- 1
-    }
 }
 
-/// One record's look-ups in the ``FieldNameTable``: the table as it was when the record began,
-/// and the names made for it that the table had no place taken for, given back at the end.
+/// One record's look-ups in the ``FieldNameTable``: the table as it was when the record first
+/// looked a name up there, and the names made for it that the table had no place taken for, given
+/// back at the end. A record whose names all come from the record read before it (see
+/// ``ReadFields/List``) never takes the table's lock.
 struct FieldNameLookup {
     private let table: FieldNameTable
-    private let contents: [FieldNameTable.Entry?]
+    private var contents: [FieldNameTable.Entry?]?
     private var made: [FieldNameTable.Entry] = []
 
     init(table: FieldNameTable = .shared) {
         self.table = table
-        contents = table.contents
     }
 
     /// The name whose plain text is `range` of `bytes`: the kept one, or one made now.
     @inline(__always)
     mutating func name(_ bytes: Span<UInt8>, _ range: Range<Int>) -> String {
-        guard let (head, tail) = FieldNameTable.words(bytes, range) else {
+        guard let (head, tail) = ByteScan.words(bytes, range) else {
             return JSONTape.string(in: bytes, range, isPlain: true)
         }
         let place = FieldNameTable.place(head: head, tail: tail)
+        let contents = self.contents ?? table.contents
+        self.contents = contents
         if let kept = contents[place] {
             if kept.head == head, kept.tail == tail, kept.count == range.count { return kept.name }
             return JSONTape.string(in: bytes, range, isPlain: true)

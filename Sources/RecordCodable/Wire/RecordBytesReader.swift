@@ -44,10 +44,61 @@ enum RecordBytesReader {
         return record
     }
 
+    /// What the record read before the next one named: its type and its fields' names, which the
+    /// next record of a page most often names the same, and so shares rather than makes (see
+    /// ``ReadFields/List``).
+    struct Precedent {
+        /// Whether the reader follows its records: a page's reader does, one of a record alone
+        /// does not, and keeps nothing.
+        private let follows: Bool
+        /// The record's type.
+        private var recordType: String?
+        /// The text of `recordType`, once a record has been matched against it.
+        private var recordTypeText: NameText?
+        /// The record's fields, for their names, when it kept them as read.
+        private(set) var fields: ReadFields.SharedNames?
+
+        /// No record read before, for a reader that follows the records it reads when `follows`
+        /// says so.
+        init(follows: Bool) {
+            self.follows = follows
+        }
+
+        /// The record's type, when `text` of `bytes` is its plain text.
+        mutating func recordType(ifTextIs bytes: Bytes, _ text: Range<Int>) -> String? {
+            guard let recordType, text.count <= 16 else { return nil }
+            let typeText = recordTypeText ?? NameText(plainName: recordType)
+            recordTypeText = typeText
+            return typeText.isStart(of: bytes, text) ? recordType : nil
+        }
+
+        /// Takes the place of the record read before: one of type `type`, whose fields are
+        /// `fields`, their names already the ones kept when `namesArePrevious` says so.
+        fileprivate mutating func follow(type: String?, fields: ReadFields?, namesArePrevious: Bool) {
+            guard follows else { return }
+            if let type, type != recordType {
+                recordType = type
+                recordTypeText = nil
+            }
+            guard let fields, !namesArePrevious else { return }
+            self.fields = ReadFields.SharedNames(fields)
+        }
+    }
+
     /// The record object at `index`, read up to its closing brace; `nil` for the general way to
     /// read the document. Its field names and type are found in `table`, and those made for it
     /// are kept there once it has read.
     static func record(_ bytes: Bytes, _ index: inout Int, table: FieldNameTable = .shared) -> Record? {
+        var precedent = Precedent(follows: false)
+        return record(bytes, &index, table: table, after: &precedent)
+    }
+
+    /// The record object at `index`, as ``record(_:_:table:)`` reads it, its type and field names
+    /// matched first against those of the record read before, `precedent`, which becomes this
+    /// one's when it reads.
+    static func record(
+        _ bytes: Bytes, _ index: inout Int, table: FieldNameTable = .shared, after precedent: inout Precedent
+    ) -> Record? {
         var recordName: String?
         var recordType: String?
         var changeTag: String?
@@ -60,9 +111,9 @@ enum RecordBytesReader {
         let read = readMembers(bytes, &index) { bytes, key, index in
             switch WireRecord.Members.Key.named(bytes.extracting(key)) {
             case .recordName: fill(&recordName, with: string(bytes, &index))
-            case .recordType: fill(&recordType, with: plainName(bytes, &index, &names))
+            case .recordType: fill(&recordType, with: typeName(bytes, &index, &names, after: &precedent))
             case .recordChangeTag: fill(&changeTag, with: string(bytes, &index))
-            case .fields: fill(&fields, with: self.fields(bytes, &index, &names))
+            case .fields: fill(&fields, with: self.fields(bytes, &index, &names, after: &precedent))
             case .created: fill(&created, with: stamp(bytes, &index))
             case .modified: fill(&modified, with: stamp(bytes, &index))
             case .zoneID: fill(&zoneID, with: self.zoneID(bytes, &index))
@@ -76,17 +127,28 @@ enum RecordBytesReader {
         names.finish()
         let metadata = WireRecord.metadata(
             changeTag: changeTag, created: created, modified: modified, zoneID: zoneID, deleted: deleted)
-        var record =
-            if let dictionary = fields?.dictionary {
-                Record(recordType: recordType ?? "", recordName: recordName, fields: dictionary, metadata: metadata)
-            } else if let fields, fields.list.count > 0 {
-                Record(
-                    recordType: recordType ?? "", recordName: recordName, readFields: ReadFields(fields.list),
-                    metadata: metadata)
-            } else {
-                Record(recordType: recordType ?? "", recordName: recordName, metadata: metadata)
-            }
-        if let typeHints = fields?.typeHints, !typeHints.isEmpty { record.fieldTypeHints = typeHints }
+        let type = recordType ?? ""
+        guard let fields = fields.take() else {
+            precedent.follow(type: recordType, fields: nil, namesArePrevious: false)
+            return Record(recordType: type, recordName: recordName, metadata: metadata)
+        }
+        let namesArePrevious = fields.list.namesAreAllPrevious
+        let typeHints = fields.typeHints
+        let readFields: ReadFields?
+        var record: Record
+        if let dictionary = fields.dictionary {
+            readFields = nil
+            record = Record(recordType: type, recordName: recordName, fields: dictionary, metadata: metadata)
+        } else if fields.list.count > 0 {
+            let read = ReadFields(fields.list)
+            readFields = read
+            record = Record(recordType: type, recordName: recordName, readFields: read, metadata: metadata)
+        } else {
+            readFields = nil
+            record = Record(recordType: type, recordName: recordName, metadata: metadata)
+        }
+        if !typeHints.isEmpty { record.fieldTypeHints = typeHints }
+        precedent.follow(type: recordType, fields: readFields, namesArePrevious: namesArePrevious)
         return record
     }
 
@@ -94,14 +156,21 @@ enum RecordBytesReader {
 
     /// A record's fields as read, in the order read, with the type of each empty list, which the
     /// record keeps.
-    private struct Fields {
-        var list = ReadFields.List(capacity: 16)
+    fileprivate struct Fields {
+        var list: ReadFields.List
         /// The fields, once there are more than a list keeps: a dictionary, as the record keeps them.
         var dictionary: [String: RecordValue]?
         var typeHints: [String: String] = [:]
 
+        /// No fields yet, their names to be matched against those of the record read before,
+        /// `previous`, when there is one.
+        init(after previous: ReadFields.SharedNames?) {
+            list = ReadFields.List(after: previous)
+        }
+
         /// Adds a field named `name` (its ``ReadFields/summary(of:)`` and whether it is ASCII
         /// alone given), unless one of that name is there; `false` then.
+        @inline(__always)
         mutating func add(_ name: String, summary: UInt32, isASCII: Bool, _ value: RecordValue) -> Bool {
             if dictionary == nil, list.count < RecordBytesReader.maximumListedFields {
                 return list.append(name, summary: summary, isASCII: isASCII, value)
@@ -118,17 +187,30 @@ enum RecordBytesReader {
     /// dictionary, which hashes each name.
     static let maximumListedFields = 64
 
-    /// The fields object at `index`, its names found in `names`.
-    private static func fields(_ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup) -> Fields? {
+    /// The fields object at `index`: each name the name at its place in the record read before,
+    /// `precedent`'s, as long as they are the same; otherwise found in `names`.
+    private static func fields(
+        _ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup, after precedent: inout Precedent
+    ) -> Fields? {
         guard consume(UInt8(ascii: "{"), bytes, &index) else { return nil }
-        var fields = Fields()
+        var fields = Fields(after: precedent.fields)
         if closes(UInt8(ascii: "}"), bytes, &index) { return fields }
         repeat {
-            guard let (name, summary, isASCII) = fieldName(bytes, &index, &names),
-                consume(UInt8(ascii: ":"), bytes, &index), let (value, spelled) = field(bytes, &index),
-                // A name given twice is the general way's to read.
-                fields.add(name, summary: summary, isASCII: isASCII, value)
+            guard let (text, isPlain) = stringContent(bytes, &index), consume(UInt8(ascii: ":"), bytes, &index),
+                let (value, spelled) = field(bytes, &index)
             else { return nil }
+            let name: String
+            // While the names are the previous record's, the next is matched against its name
+            // there (a record read alone has none, and skips the call).
+            if fields.list.namesArePrevious, isPlain, let previousName = fields.list.previousName(bytes, text) {
+                fields.list.appendPrevious(value)
+                name = previousName
+            } else {
+                let (made, summary, isASCII) = fieldName(bytes, text, isPlain: isPlain, &names)
+                // A name given twice is the general way's to read.
+                guard fields.add(made, summary: summary, isASCII: isASCII, value) else { return nil }
+                name = made
+            }
             // An empty list keeps the type the server has for its field.
             if value.isEmptyList { fields.typeHints[name] = spelled.plainName }
             guard let more = readsOn(bytes, &index, before: UInt8(ascii: "}")) else { return nil }
@@ -136,17 +218,16 @@ enum RecordBytesReader {
         } while true
     }
 
-    /// The field name at `index`, as ``plainName(_:_:_:)`` reads it, with its
-    /// ``ReadFields/summary(of:)`` and whether it is ASCII alone.
+    /// The field name whose text, between its quotes, is `text` of `bytes`, plain when `isPlain`
+    /// says so, as ``name(_:_:isPlain:_:)`` makes it.
     @inline(__always)
     private static func fieldName(
-        _ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup
-    ) -> (String, summary: UInt32, isASCII: Bool)? {
-        guard let (content, isPlain) = stringContent(bytes, &index) else { return nil }
-        let name = name(bytes, content, isPlain: isPlain, &names)
+        _ bytes: Bytes, _ text: Range<Int>, isPlain: Bool, _ names: inout FieldNameLookup
+    ) -> (String, summary: UInt32, isASCII: Bool) {
+        let name = name(bytes, text, isPlain: isPlain, &names)
         guard isPlain else { return (name, ReadFields.summary(of: name), ReadFields.isASCII(name)) }
         // Plain text is ASCII without escapes: the name's UTF-8 bytes are the text's.
-        let summary = ReadFields.summary(count: content.count, first: content.isEmpty ? 0 : bytes[content.lowerBound])
+        let summary = ReadFields.summary(count: text.count, first: text.isEmpty ? 0 : bytes[text.lowerBound])
         return (name, summary, true)
     }
 
@@ -351,8 +432,8 @@ enum RecordBytesReader {
     /// Keeps `read` in `slot`; `false` when it did not read, or when `slot` was filled before by a
     /// key given twice, which the general way reads.
     @inline(__always)
-    static func fill<Value>(_ slot: inout Value?, with read: Value?) -> Bool {
-        guard slot == nil, let read else { return false }
+    static func fill<Value>(_ slot: inout Value?, with read: consuming Value?) -> Bool {
+        guard slot == nil, read != nil else { return false }
         slot = read
         return true
     }
@@ -414,15 +495,20 @@ enum RecordBytesReader {
         return JSONTape.string(in: bytes, content, isPlain: isPlain)
     }
 
-    /// The string at `index`, made as ``string(_:_:)`` makes it or, when it is plain text, found in
-    /// `names`: for the names and types that records of a model repeat.
+    /// The record type at `index`: the type of the record read before, `precedent`'s, when its
+    /// plain text is the same (and at most 16 bytes long, as nearly every type is); otherwise made
+    /// as ``name(_:_:isPlain:_:)`` makes it.
     @inline(__always)
-    private static func plainName(_ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup) -> String? {
+    private static func typeName(
+        _ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup, after precedent: inout Precedent
+    ) -> String? {
         guard let (content, isPlain) = stringContent(bytes, &index) else { return nil }
+        if isPlain, let previous = precedent.recordType(ifTextIs: bytes, content) { return previous }
         return name(bytes, content, isPlain: isPlain, &names)
     }
 
-    /// The string whose content is `content`, found in `names` when it is plain text.
+    /// The string whose content is `content`, made as ``string(_:_:)`` makes it or, when it is
+    /// plain text, found in `names`: for the names and types that records of a model repeat.
     @inline(__always)
     private static func name(
         _ bytes: Bytes, _ content: Range<Int>, isPlain: Bool, _ names: inout FieldNameLookup

@@ -104,6 +104,94 @@ struct RecordPageBytesReaderTests {
         if readsFast(data) { #expect(outcome == Self.generalOutcome(RecordsQueryResponse.self, data), "\(text)") }
     }
 
+    /// A record named `name` of type `type` whose fields object holds `fields`, each a name as
+    /// JSON text (escapes and all) with a string value of its own.
+    static func record(_ name: String, type: String = "Note", _ fields: [String]) -> String {
+        let members = fields.enumerated().map { #""\#($1)":{"type":"STRING","value":"v\#($0)"}"# }
+        return #"{"recordName":"\#(name)","recordType":"\#(type)","fields":{\#(members.joined(separator: ","))}}"#
+    }
+
+    /// A page of `records`.
+    static func page(_ records: [String]) -> String {
+        #"{"records":[\#(records.joined(separator: ","))]}"#
+    }
+
+    static let seventeen = "seventeen_chars_a"
+
+    @Test(
+        "Records that name other fields than the record before, or the same ones otherwise, read as the general way reads them",
+        arguments: [
+            // Fewer, more, another order, another name of the same length and first byte.
+            page([record("A", ["a", "b", "c"]), record("B", ["a", "b"]), record("C", ["a", "b", "c"])]),
+            page([record("A", ["a", "b"]), record("B", ["a", "b", "c"]), record("C", ["a", "b"])]),
+            page([record("A", ["a", "b"]), record("B", ["b", "a"]), record("C", ["a", "b"])]),
+            page([record("A", ["ab", "cd"]), record("B", ["ab", "ce"]), record("C", [])]),
+            // Names past 16 bytes that differ only there, or in length alone.
+            page([record("A", [seventeen]), record("B", ["seventeen_chars_b"]), record("C", [seventeen])]),
+            page([
+                record("A", [seventeen]), record("B", [seventeen + "b"]), record("C", [String(seventeen.dropLast())]),
+            ]),
+            // The same name written with an escape, or not ASCII; one that is, another that is not.
+            page([record("A", ["a", "b"]), record("B", [#"\u0061"#, "b"]), record("C", ["a", #"\u0062"#])]),
+            page([record("A", ["é", "b"]), record("B", ["é", "b"]), record("C", [#"e\u0301"#, "b"])]),
+            // A name whose text has an escape, then text of the same bytes that reads to another.
+            page([record("A", [#"a\\nb"#]), record("B", [#"a\nb"#]), record("C", [#"a\\nb"#])]),
+            // Another type, a type with an escape, a long type.
+            page([
+                record("A", type: "Note", ["a"]), record("B", type: "Post", ["a"]),
+                record("C", type: #"No\u0074e"#, ["a"]), record("D", type: "AVeryLongRecordTypeName", ["a"]),
+                record("E", type: "AVeryLongRecordTypeName", ["a"]),
+            ]),
+            // A record of more fields than a list keeps, after one that fills it.
+            page([
+                record("A", (0..<64).map { "f\($0)" }), record("B", (0..<65).map { "f\($0)" }),
+                record("C", (0..<64).map { "f\($0)" }),
+            ]),
+        ])
+    func recordsNamedOtherwise(_ text: String) {
+        Self.expectStraight(RecordsQueryResponse.self, text)
+        // Each record of the page is the record read alone.
+        let page = RecordsQueryResponse.straight(from: Data(text.utf8))
+        let records = (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [Any]])?["records"] ?? []
+        #expect(page?.records.count == records.count)
+        for (result, object) in zip(page?.records ?? [], records) {
+            let alone = (try? JSONSerialization.data(withJSONObject: object)).flatMap(RecordBytesReader.record(from:))
+            #expect(result.record == alone, "\(text)")
+            #expect(result.record?.fields == alone?.fields, "\(text)")
+        }
+    }
+
+    @Test("Records that name the same fields in the same order share the first one's names, each with its own values")
+    func sharedNames() throws {
+        let names = ["title", "views", Self.seventeen, "é"]
+        let text = Self.page((0..<3).map { Self.record("R\($0)", names) })
+        let page = try #require(RecordsQueryResponse.straight(from: Data(text.utf8)))
+        let records = page.records.compactMap(\.record)
+        #expect(records.count == 3)
+        // The first keeps its own fields; the others only their values, but for the name that is
+        // not plain text, which is never matched by its bytes.
+        #expect(records.map(\.sharesNames) == [false, false, false])
+        let plain = ["title", "views", Self.seventeen]
+        let plainPage = try #require(
+            RecordsQueryResponse.straight(from: Data(Self.page((0..<3).map { Self.record("R\($0)", plain) }).utf8)))
+        #expect(plainPage.records.compactMap(\.record?.sharesNames) == [false, true, true])
+        for record in plainPage.records.compactMap(\.record) {
+            #expect(record.fieldStorage.names == plain)
+            #expect(record["title"] == .string("v0") && record["views"] == .string("v1"))
+            #expect(record[Self.seventeen] == .string("v2") && record["missing"] == nil)
+            var names: [String] = []
+            record.forEachField { name, _ in names.append(name) }
+            #expect(names == plain)
+            #expect(record.fields == ["title": .string("v0"), "views": .string("v1"), Self.seventeen: .string("v2")])
+        }
+        // A change to a record that shares names changes it alone.
+        var changed = plainPage.records[1].record
+        changed?["title"] = .string("changed")
+        #expect(changed?["title"] == .string("changed"))
+        #expect(plainPage.records[2].record?["title"] == .string("v0"))
+        #expect(plainPage.records[0].record?["title"] == .string("v0"))
+    }
+
     @Test("A per-record error still comes out as the general way gives it, the other records read")
     func perRecordError() throws {
         let data = Data(#"{"records":[\#(Self.note),\#(Self.serverError),\#(Self.futureField)]}"#.utf8)

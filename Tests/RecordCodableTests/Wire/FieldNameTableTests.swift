@@ -60,7 +60,7 @@ struct FieldNameTableTests {
         for number in 0..<10_000 where pair == nil {
             let name = "field\(number)"
             let data = Data((name + "________________").utf8)
-            let found = FieldNameTable.words(data.span, 0..<name.utf8.count)
+            let found = ByteScan.words(data.span, 0..<name.utf8.count)
             let words = try #require(found)
             let place = FieldNameTable.place(head: words.head, tail: words.tail)
             if let other = byPlace[place] { pair = (other, name) } else { byPlace[place] = name }

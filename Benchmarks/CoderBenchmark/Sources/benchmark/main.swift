@@ -6,6 +6,7 @@
 //
 // prints the full run as a table. After `benchmark`, `--json` gives the same figures as JSON,
 // `--quick` a short run, as CI does it, `--client` the Web Services client alone (ClientPath.swift),
+// `--page-read` a record in a query page of 1,000 against one alone,
 // and `--profile encode-flat 10000` one loop alone, for a profiler (`client-save`, `client-query`
 // and their `-plain` and `-coders` twins time the client's loops);
 // `python3 Benchmarks/CoderBenchmark/estimate-cycles.py encode-flat encode-flat-hand` counts cycles
@@ -140,6 +141,27 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
 }
 
 let harness = quick ? Harness(rounds: 3, batchNanoseconds: 200_000) : Harness(rounds: 31, batchNanoseconds: 3_000_000)
+
+// `--page-read` times a record in a query page of 1,000 against one read alone, and the same for
+// `JSONDecoder` on the plain models, and nothing else.
+if arguments.contains("--page-read") {
+    do {
+        let times = try harness.measure(try pageReadContenders(records: 1_000))
+        let perRecord = times[0] / 1000 / 1000
+        let alone = times[1] / 1000
+        let plainPerModel = times[2] / 1000 / 1000
+        let plainAlone = times[3] / 1000
+        print(
+            String(
+                format:
+                    "a record in a page of 1,000: %.2f µs, alone %.2f µs, %.2f×; JSONDecoder %.2f against %.2f µs, %.2f×",
+                perRecord, alone, perRecord / alone, plainPerModel, plainAlone, plainPerModel / plainAlone))
+        exit(0)
+    } catch {
+        print("benchmark failed: \(error)")
+        exit(1)
+    }
+}
 
 // `--client` times the Web Services client alone (ClientPath.swift).
 if arguments.contains("--client") {
