@@ -277,4 +277,34 @@ struct RecordPageBytesReaderTests {
         // Many random records hold a field of a type the reader leaves; many pages do not.
         #expect(straight > 50)
     }
+
+    @Test(
+        "Random pages of records much alike — the same names, or a few more, fewer or others — read to the general way's page"
+    )
+    func randomPagesOfAlikeRecords() {
+        var random = RandomSource(seed: 0x5EED_1044)
+        var shared = 0
+        for iteration in 0..<300 {
+            let base = Record.random(using: &random)
+            let records = (0..<random.int(in: 2...6)).map { _ in
+                var record = base
+                for _ in 0..<random.int(in: 0...2) { record.mutate(using: &random) }
+                return RecordResult.success(record)
+            }
+            guard let data = try? RecordJSONEncoder().encode(RecordsQueryResponse(records: records)),
+                let read = RecordsQueryResponse.straight(from: data)
+            else { continue }
+            #expect(Self.generalOutcome(RecordsQueryResponse.self, data) == .value(read), "iteration \(iteration)")
+            // Each record is the record read alone (dates kept to the millisecond either way).
+            let alone = records.map { result in
+                result.record.flatMap { try? RecordJSONEncoder().encode($0) }.flatMap {
+                    try? RecordJSONDecoder().decode(Record.self, from: $0)
+                }
+            }
+            #expect(read.records.map(\.record) == alone, "iteration \(iteration)")
+            shared += read.records.filter { $0.record?.sharesNames == true }.count
+        }
+        // Most records that follow one named alike share its names.
+        #expect(shared > 100)
+    }
 }
