@@ -77,9 +77,9 @@ enum FieldStorage: Sendable {
 /// summary is looked for again among all, unless it and every name of the list are ASCII.
 ///
 /// The records of a page most often name the same fields in the same order. A record whose names
-/// are all those of the record read before it, in the same order, keeps only its values, and
-/// takes its names from that record's fields (``List``): a page of such records holds each name
-/// once.
+/// are all those of an earlier record of its page (the last one read that kept names of its own),
+/// in the same order, keeps only its values, and takes its names from that record's (``List``): a
+/// page of such records holds each name once, or once for each run of records named alike.
 ///
 /// It never changes, but for the dictionary of its fields, built on first ask and kept: a record's
 /// copies share it, on any thread, so it is read and set under a lock, one for all lists (taken at
@@ -88,7 +88,7 @@ enum FieldStorage: Sendable {
 /// keep here: the list may still serve other copies, which have not changed.
 final class ReadFields: @unchecked Sendable {
     /// The fields, in the order read: this record's own, or, when `sharedValues` holds its
-    /// values, those of an earlier record of its page that named the same fields, for their names.
+    /// values, the names of an earlier record's (``SharedNames``), whose values are placeholders.
     private let fields: ContiguousArray<Field>
     /// The values, one for each of `fields`, of a record that takes its names from another's
     /// fields; `nil` for a record whose `fields` are its own.
@@ -142,6 +142,7 @@ final class ReadFields: @unchecked Sendable {
             hasUnicodeNames: hasUnicodeNames)
         guard let place else { return nil }
         guard let sharedValues else { return fields[place].value }
+        // One value for each name, by construction; the check keeps a slip from trapping.
         return place < sharedValues.count ? sharedValues[place] : nil
     }
 
@@ -226,30 +227,29 @@ final class ReadFields: @unchecked Sendable {
     }
 
     /// Fields gathered one by one, each name once, for a ``ReadFields``: while a record names the
-    /// fields that the record read before it named, in the same order, it gathers only values, to
-    /// take its names from that record's fields.
+    /// fields that an earlier record of its page named, in the same order, it gathers only values,
+    /// to take its names from that record's (``SharedNames``).
+    ///
+    /// A name is matched only when its text in the JSON is plain (ASCII without escapes) and is the
+    /// earlier name's UTF-8 bytes: so every name matched is ASCII, and fields that share their names
+    /// never have names that are not.
     struct List {
-        /// The fields of the record read before, whose names this record shares while they match
-        /// (none for a record read alone), the plain text of each name, and whether a name is not
-        /// ASCII alone.
+        /// The names to match, in order (none for a record read alone), and the plain text of each.
         private let previousFields: ContiguousArray<Field>
         private let previousTexts: ContiguousArray<NameText>
-        private let previousHasUnicodeNames: Bool
-        /// Whether every name so far is the previous record's name at the same place; the values
+        /// Whether every name so far is the earlier record's name at the same place; the values
         /// are then in `values`, and `fields` is empty.
         private(set) var namesArePrevious: Bool
-        /// The fields, once a name is not the previous record's: those before it, then the rest.
+        /// The fields, once a name is not the earlier record's: those before it, then the rest.
         fileprivate private(set) var fields: ContiguousArray<Field> = []
-        /// The values, while every name is the previous record's.
+        /// The values, while every name is the earlier record's.
         private var values: ContiguousArray<RecordValue> = []
         fileprivate private(set) var hasUnicodeNames = false
 
-        /// An empty list, whose names are matched against those of the record read before,
-        /// `previous`, when there is one.
+        /// An empty list, whose names are matched against `previous`, when there are any.
         init(after previous: SharedNames?) {
             previousFields = previous?.fields ?? []
             previousTexts = previous?.texts ?? []
-            previousHasUnicodeNames = previous?.hasUnicodeNames ?? false
             namesArePrevious = !previousFields.isEmpty
             if namesArePrevious {
                 values.reserveCapacity(previousFields.count)
@@ -260,7 +260,7 @@ final class ReadFields: @unchecked Sendable {
 
         var count: Int { namesArePrevious ? values.count : fields.count }
 
-        /// Whether the names are all the previous record's, every one of them.
+        /// Whether the names are the earlier record's, every one of them.
         var namesAreAllPrevious: Bool {
             namesArePrevious && values.count == previousFields.count
         }
@@ -268,13 +268,15 @@ final class ReadFields: @unchecked Sendable {
         /// The fields as a dictionary.
         var dictionary: [String: RecordValue] { ReadFields.dictionary(of: ownFields()) }
 
-        /// The previous record's name at the place of the next field, when the text `range` of
-        /// `bytes` is that name's plain text, as long as every name so far has been the previous
-        /// record's; `nil` otherwise. Only plain text (ASCII without escapes) is matched: text with
-        /// an escape may read to a name of other bytes.
+        /// The earlier record's name at the place of the next field, when the text `range` of
+        /// `bytes` is that name's plain text, as long as every name so far has been the earlier
+        /// record's; `nil` otherwise. The caller asks only for plain text: text with an escape may
+        /// read to a name of other bytes.
         @inline(__always)
         func previousName(_ bytes: Span<UInt8>, _ range: Range<Int>) -> String? {
             let place = values.count
+            // `previousTexts` has a text for each of `previousFields`: one check of the place
+            // against each keeps either from trapping.
             guard namesArePrevious, place < previousTexts.count, place < previousFields.count,
                 previousTexts[place].isStart(of: bytes, range)
             else { return nil }
@@ -283,7 +285,7 @@ final class ReadFields: @unchecked Sendable {
         }
 
         /// Adds the value of the field that ``previousName(_:_:)`` named: distinct from the names
-        /// before it, which are the previous record's too.
+        /// before it, which are the earlier record's too.
         @inline(__always)
         mutating func appendPrevious(_ value: RecordValue) {
             values.append(value)
@@ -305,13 +307,12 @@ final class ReadFields: @unchecked Sendable {
             return true
         }
 
-        /// Turns the values gathered so far, with the previous record's names, into fields of
-        /// this record's own.
+        /// Turns the values gathered so far, with the earlier record's names (all ASCII, as every
+        /// name matched is), into fields of this record's own.
         @inline(never)
         private mutating func becomeOwn() {
             fields = ownFields()
             fields.reserveCapacity(max(16, fields.count + 1))
-            hasUnicodeNames = fields.contains { !ReadFields.isASCII($0.name) }
             values = []
             namesArePrevious = false
         }
@@ -327,32 +328,29 @@ final class ReadFields: @unchecked Sendable {
             return own
         }
 
-        /// The fields, the values kept apart when the names are all the previous record's, and
-        /// whether a name is not ASCII alone.
+        /// The fields, the values kept apart when the names are all the earlier record's, and
+        /// whether a name is not ASCII alone (never, for names matched).
         fileprivate consuming func finished() -> (
             fields: ContiguousArray<Field>, sharedValues: ContiguousArray<RecordValue>?, hasUnicodeNames: Bool
         ) {
-            if namesAreAllPrevious {
-                return (previousFields, values, previousHasUnicodeNames)
-            }
-            let fields = ownFields()
-            return (fields, nil, namesArePrevious ? fields.contains { !ReadFields.isASCII($0.name) } : hasUnicodeNames)
+            if namesAreAllPrevious { return (previousFields, values, false) }
+            return (ownFields(), nil, hasUnicodeNames)
         }
     }
 
-    /// The names of a record's fields, for the record read after it to match its own against and
-    /// share: the record's fields themselves, and the plain text of each name.
+    /// The names of a record's fields, for the records read after it in its page to match theirs
+    /// against and share: the fields with their names and summaries (each value a placeholder,
+    /// never read, so that the names keep no record's values alive), and the plain text of each
+    /// name.
     struct SharedNames {
-        /// The fields, for their names.
         fileprivate let fields: ContiguousArray<Field>
-        fileprivate let hasUnicodeNames: Bool
         /// The plain text of each name (see ``NameText``).
         fileprivate let texts: ContiguousArray<NameText>
 
-        /// The fields of a record read, for their names.
+        /// The names of the fields of `readFields`, a record's own.
         init(_ readFields: ReadFields) {
-            fields = readFields.fields
-            hasUnicodeNames = readFields.hasUnicodeNames
+            fields = ContiguousArray(
+                readFields.fields.lazy.map { Field(name: $0.name, value: .int64(0), summary: $0.summary) })
             texts = ContiguousArray(fields.lazy.map { NameText(plainName: $0.name) })
         }
     }

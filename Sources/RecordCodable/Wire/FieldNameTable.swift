@@ -14,9 +14,9 @@ import Foundation
 ///   hash. A place, once taken, keeps its name for the program's life: a name whose place another
 ///   holds is made each time, as it was before this table. So the table never grows, never
 ///   churns, and what it holds depends only on the names read first.
-/// - A reader takes the table's current contents once per record (``contents``: a reference to an
-///   array, copied under the lock), looks names up without the lock, and gives back the names it
-///   made (``keep(_:)``), which fill only places still empty.
+/// - A reader takes the table's current contents at most once per record, at its first look-up
+///   (``contents``: a reference to an array, copied under the lock), looks names up without the
+///   lock, and gives back the names it made (``keep(_:)``), which fill only places still empty.
 final class FieldNameTable: @unchecked Sendable {
     /// A kept name: its bytes as two words (the first byte lowest, zeros past its end), its length
     /// and the string.
@@ -68,8 +68,8 @@ final class FieldNameTable: @unchecked Sendable {
 
 /// One record's look-ups in the ``FieldNameTable``: the table as it was when the record first
 /// looked a name up there, and the names made for it that the table had no place taken for, given
-/// back at the end. A record whose names all come from the record read before it (see
-/// ``ReadFields/List``) never takes the table's lock.
+/// back at the end. A record whose type and field names all come from records read before it in
+/// its page (see ``ReadFields/List``) never takes the table's lock.
 struct FieldNameLookup {
     private let table: FieldNameTable
     private var contents: [FieldNameTable.Entry?]?

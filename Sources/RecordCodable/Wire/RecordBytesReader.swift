@@ -44,18 +44,18 @@ enum RecordBytesReader {
         return record
     }
 
-    /// What the record read before the next one named: its type and its fields' names, which the
-    /// next record of a page most often names the same, and so shares rather than makes (see
-    /// ``ReadFields/List``).
+    /// What the records read before the next one named: the last one's type, and the names of the
+    /// fields of the last one that kept names of its own, which the next record of a page most
+    /// often names the same, and so shares rather than makes (see ``ReadFields/List``).
     struct Precedent {
         /// Whether the reader follows its records: a page's reader does, one of a record alone
         /// does not, and keeps nothing.
         private let follows: Bool
-        /// The record's type.
+        /// The last record's type.
         private var recordType: String?
         /// The text of `recordType`, once a record has been matched against it.
         private var recordTypeText: NameText?
-        /// The record's fields, for their names, when it kept them as read.
+        /// The names of the fields of the last record that kept names of its own, as read.
         private(set) var fields: ReadFields.SharedNames?
 
         /// No record read before, for a reader that follows the records it reads when `follows`
@@ -72,15 +72,15 @@ enum RecordBytesReader {
             return typeText.isStart(of: bytes, text) ? recordType : nil
         }
 
-        /// Takes the place of the record read before: one of type `type`, whose fields are
-        /// `fields`, their names already the ones kept when `namesArePrevious` says so.
-        fileprivate mutating func follow(type: String?, fields: ReadFields?, namesArePrevious: Bool) {
+        /// Follows a record of type `type` whose fields, kept as read, are `fields`: their names
+        /// become the ones to match, unless they are those already.
+        fileprivate mutating func follow(type: String?, fields: ReadFields?) {
             guard follows else { return }
             if let type, type != recordType {
                 recordType = type
                 recordTypeText = nil
             }
-            guard let fields, !namesArePrevious else { return }
+            guard let fields, !fields.sharesNames else { return }
             self.fields = ReadFields.SharedNames(fields)
         }
     }
@@ -113,7 +113,7 @@ enum RecordBytesReader {
             case .recordName: fill(&recordName, with: string(bytes, &index))
             case .recordType: fill(&recordType, with: typeName(bytes, &index, &names, after: &precedent))
             case .recordChangeTag: fill(&changeTag, with: string(bytes, &index))
-            case .fields: fill(&fields, with: self.fields(bytes, &index, &names, after: &precedent))
+            case .fields: fill(&fields, with: self.fields(bytes, &index, &names, after: precedent.fields))
             case .created: fill(&created, with: stamp(bytes, &index))
             case .modified: fill(&modified, with: stamp(bytes, &index))
             case .zoneID: fill(&zoneID, with: self.zoneID(bytes, &index))
@@ -129,10 +129,9 @@ enum RecordBytesReader {
             changeTag: changeTag, created: created, modified: modified, zoneID: zoneID, deleted: deleted)
         let type = recordType ?? ""
         guard let fields = fields.take() else {
-            precedent.follow(type: recordType, fields: nil, namesArePrevious: false)
+            precedent.follow(type: recordType, fields: nil)
             return Record(recordType: type, recordName: recordName, metadata: metadata)
         }
-        let namesArePrevious = fields.list.namesAreAllPrevious
         let typeHints = fields.typeHints
         let readFields: ReadFields?
         var record: Record
@@ -148,7 +147,7 @@ enum RecordBytesReader {
             record = Record(recordType: type, recordName: recordName, metadata: metadata)
         }
         if !typeHints.isEmpty { record.fieldTypeHints = typeHints }
-        precedent.follow(type: recordType, fields: readFields, namesArePrevious: namesArePrevious)
+        precedent.follow(type: recordType, fields: readFields)
         return record
     }
 
@@ -187,21 +186,21 @@ enum RecordBytesReader {
     /// dictionary, which hashes each name.
     static let maximumListedFields = 64
 
-    /// The fields object at `index`: each name the name at its place in the record read before,
-    /// `precedent`'s, as long as they are the same; otherwise found in `names`.
+    /// The fields object at `index`: each name the name at its place in `previous`, the names of
+    /// an earlier record, as long as they are the same; otherwise found in `names`.
     private static func fields(
-        _ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup, after precedent: inout Precedent
+        _ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup, after previous: ReadFields.SharedNames?
     ) -> Fields? {
         guard consume(UInt8(ascii: "{"), bytes, &index) else { return nil }
-        var fields = Fields(after: precedent.fields)
+        var fields = Fields(after: previous)
         if closes(UInt8(ascii: "}"), bytes, &index) { return fields }
         repeat {
             guard let (text, isPlain) = stringContent(bytes, &index), consume(UInt8(ascii: ":"), bytes, &index),
                 let (value, spelled) = field(bytes, &index)
             else { return nil }
             let name: String
-            // While the names are the previous record's, the next is matched against its name
-            // there (a record read alone has none, and skips the call).
+            // While the names are an earlier record's, the next is matched against its name there
+            // (a record read alone has none, and skips the call).
             if fields.list.namesArePrevious, isPlain, let previousName = fields.list.previousName(bytes, text) {
                 fields.list.appendPrevious(value)
                 name = previousName

@@ -168,12 +168,13 @@ struct RecordPageBytesReaderTests {
         let page = try #require(RecordsQueryResponse.straight(from: Data(text.utf8)))
         let records = page.records.compactMap(\.record)
         #expect(records.count == 3)
-        // The first keeps its own fields; the others only their values, but for the name that is
-        // not plain text, which is never matched by its bytes.
+        // A name that is not plain text is never matched by its bytes: "é" ends each record's
+        // match, and no record shares names.
         #expect(records.map(\.sharesNames) == [false, false, false])
         let plain = ["title", "views", Self.seventeen]
         let plainPage = try #require(
             RecordsQueryResponse.straight(from: Data(Self.page((0..<3).map { Self.record("R\($0)", plain) }).utf8)))
+        // The first keeps its own fields, the others only their values.
         #expect(plainPage.records.compactMap(\.record?.sharesNames) == [false, true, true])
         for record in plainPage.records.compactMap(\.record) {
             #expect(record.fieldStorage.names == plain)
@@ -190,6 +191,17 @@ struct RecordPageBytesReaderTests {
         #expect(changed?["title"] == .string("changed"))
         #expect(plainPage.records[2].record?["title"] == .string("v0"))
         #expect(plainPage.records[0].record?["title"] == .string("v0"))
+    }
+
+    @Test("Names are shared from the last record that kept its own, across one without fields")
+    func namesAcrossRecords() throws {
+        let text = Self.page([
+            Self.record("A", ["a", "b"]), #"{"recordName":"B","recordType":"Note","fields":{}}"#,
+            Self.record("C", ["a", "b"]),
+        ])
+        let page = try #require(RecordsQueryResponse.straight(from: Data(text.utf8)))
+        #expect(page.records.compactMap(\.record?.sharesNames) == [false, false, true])
+        #expect(page.records[2].record?.fields == ["a": .string("v0"), "b": .string("v1")])
     }
 
     @Test("A per-record error still comes out as the general way gives it, the other records read")
