@@ -278,10 +278,9 @@ final class ReadFields: @unchecked Sendable {
             // `previousTexts` has a text for each of `previousFields`: one check of the place
             // against each keeps either from trapping.
             guard namesArePrevious, place < previousTexts.count, place < previousFields.count,
-                previousTexts[place].isStart(of: bytes, range)
+                previousTexts[place].isText(of: bytes, range)
             else { return nil }
-            let name = previousFields[place].name
-            return range.count <= 16 || NameText.isPlainText(of: name, past16Of: bytes, range) ? name : nil
+            return previousFields[place].name
         }
 
         /// Adds the value of the field that ``previousName(_:_:)`` named: distinct from the names
@@ -356,65 +355,40 @@ final class ReadFields: @unchecked Sendable {
     }
 }
 
-/// The text of a name in JSON, between its quotes, as much of it as a name is first told apart by:
-/// its length, and its first 16 bytes as two words of bytes (the first byte lowest, zeros past the
-/// end).
+/// The plain text of a name in JSON, between its quotes, in a form that text read is compared with
+/// in a few steps: its length, its first 16 bytes as two words of bytes (the first byte lowest,
+/// zeros past the end), and any bytes past 16.
 ///
 /// Only plain text is matched: ASCII without escapes, whose bytes are the name's UTF-8 bytes, so
-/// that text whose bytes are a name's reads to that very name. A name of more than 16 bytes is
-/// told apart from there by its own bytes (``isPlainText(of:past16Of:_:)``).
+/// that text whose bytes are a name's reads to that very name.
 struct NameText: Sendable {
     let head: UInt64
     let tail: UInt64
     /// The length in bytes, or -1 for a name no text is matched against.
     let count: Int
-
-    /// The text `range` of `bytes`.
-    @inline(__always)
-    init(_ bytes: Span<UInt8>, _ range: Range<Int>) {
-        let first = range.lowerBound..<range.lowerBound + min(range.count, 16)
-        (head, tail) = ByteScan.words(bytes, first) ?? (0, 0)
-        count = range.count
-    }
+    /// The bytes past the first 16: none for most names.
+    let rest: [UInt8]
 
     /// The plain text of `name`: its UTF-8 bytes, when it is ASCII; otherwise a text that matches
     /// none.
     init(plainName name: String) {
-        var head: UInt64 = 0
-        var tail: UInt64 = 0
-        var count = 0
-        for byte in name.utf8 {
-            guard byte < 0x80 else {
-                (self.head, self.tail, self.count) = (0, 0, -1)
-                return
-            }
-            if count < 8 {
-                head |= UInt64(byte) << UInt64(count * 8)
-            } else if count < 16 {
-                tail |= UInt64(byte) << UInt64((count - 8) * 8)
-            }
-            count += 1
+        let bytes = ContiguousArray(name.utf8)
+        let first = 0..<min(bytes.count, 16)
+        guard bytes.allSatisfy({ $0 < 0x80 }), let (head, tail) = ByteScan.words(bytes.span, first) else {
+            (head, tail, count, rest) = (0, 0, -1, [])
+            return
         }
-        (self.head, self.tail, self.count) = (head, tail, count)
+        (self.head, self.tail, count, rest) = (head, tail, bytes.count, Array(bytes.dropFirst(16)))
     }
 
-    /// Whether the text `range` of `bytes` has this text's length and first 16 bytes.
+    /// Whether the text `range` of `bytes` is this text.
     @inline(__always)
-    func isStart(of bytes: Span<UInt8>, _ range: Range<Int>) -> Bool {
-        guard range.count == count else { return false }
-        let text = NameText(bytes, range)
-        return text.head == head && text.tail == tail
-    }
-
-    /// Whether the bytes of `range` of `bytes` past its first 16 are those of `name` past its
-    /// first 16.
-    static func isPlainText(of name: String, past16Of bytes: Span<UInt8>, _ range: Range<Int>) -> Bool {
-        var index = range.lowerBound
-        for byte in name.utf8 {
-            guard index < range.upperBound else { return false }
-            if index - range.lowerBound >= 16, bytes[index] != byte { return false }
-            index += 1
-        }
-        return index == range.upperBound
+    func isText(of bytes: Span<UInt8>, _ range: Range<Int>) -> Bool {
+        guard range.count == count,
+            let (head, tail) = ByteScan.words(bytes, range.lowerBound..<range.lowerBound + min(count, 16)),
+            head == self.head, tail == self.tail
+        else { return false }
+        for (offset, byte) in rest.enumerated() where bytes[range.lowerBound + 16 + offset] != byte { return false }
+        return true
     }
 }

@@ -64,12 +64,12 @@ enum RecordBytesReader {
             self.follows = follows
         }
 
-        /// The record's type, when `text` of `bytes` is its plain text.
+        /// The last record's type, when `text` of `bytes` is its plain text.
         mutating func recordType(ifTextIs bytes: Bytes, _ text: Range<Int>) -> String? {
-            guard let recordType, text.count <= 16 else { return nil }
+            guard let recordType else { return nil }
             let typeText = recordTypeText ?? NameText(plainName: recordType)
             recordTypeText = typeText
-            return typeText.isStart(of: bytes, text) ? recordType : nil
+            return typeText.isText(of: bytes, text) ? recordType : nil
         }
 
         /// Follows a record of type `type` whose fields, kept as read, are `fields`: their names
@@ -132,21 +132,16 @@ enum RecordBytesReader {
             precedent.follow(type: recordType, fields: nil)
             return Record(recordType: type, recordName: recordName, metadata: metadata)
         }
-        let typeHints = fields.typeHints
-        let readFields: ReadFields?
-        var record: Record
-        if let dictionary = fields.dictionary {
-            readFields = nil
-            record = Record(recordType: type, recordName: recordName, fields: dictionary, metadata: metadata)
-        } else if fields.list.count > 0 {
-            let read = ReadFields(fields.list)
-            readFields = read
-            record = Record(recordType: type, recordName: recordName, readFields: read, metadata: metadata)
-        } else {
-            readFields = nil
-            record = Record(recordType: type, recordName: recordName, metadata: metadata)
-        }
-        if !typeHints.isEmpty { record.fieldTypeHints = typeHints }
+        let readFields = fields.dictionary == nil && fields.list.count > 0 ? ReadFields(fields.list) : nil
+        var record =
+            if let dictionary = fields.dictionary {
+                Record(recordType: type, recordName: recordName, fields: dictionary, metadata: metadata)
+            } else if let readFields {
+                Record(recordType: type, recordName: recordName, readFields: readFields, metadata: metadata)
+            } else {
+                Record(recordType: type, recordName: recordName, metadata: metadata)
+            }
+        if !fields.typeHints.isEmpty { record.fieldTypeHints = fields.typeHints }
         precedent.follow(type: recordType, fields: readFields)
         return record
     }
@@ -200,7 +195,8 @@ enum RecordBytesReader {
             else { return nil }
             let name: String
             // While the names are an earlier record's, the next is matched against its name there
-            // (a record read alone has none, and skips the call).
+            // (a record read alone has none, and skips the call; a list moved into a dictionary has
+            // matched all it could, the earlier record having kept at most as many fields).
             if fields.list.namesArePrevious, isPlain, let previousName = fields.list.previousName(bytes, text) {
                 fields.list.appendPrevious(value)
                 name = previousName
@@ -495,8 +491,7 @@ enum RecordBytesReader {
     }
 
     /// The record type at `index`: the type of the record read before, `precedent`'s, when its
-    /// plain text is the same (and at most 16 bytes long, as nearly every type is); otherwise made
-    /// as ``name(_:_:isPlain:_:)`` makes it.
+    /// plain text is the same; otherwise made as ``name(_:_:isPlain:_:)`` makes it.
     @inline(__always)
     private static func typeName(
         _ bytes: Bytes, _ index: inout Int, _ names: inout FieldNameLookup, after precedent: inout Precedent
